@@ -1,0 +1,41 @@
+use clap::Args;
+use std::path::PathBuf;
+
+/// Everything the server reads from its environment. Shared by every subcommand that touches the database.
+#[derive(Debug, Clone, Args)]
+pub struct Settings {
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/compass"
+    )]
+    pub database_url: String,
+    #[arg(long, env = "REDIS_URL", default_value = "redis://127.0.0.1:6379")]
+    pub redis_url: String,
+    #[arg(long, env = "JOB_QUEUE", default_value = worker::DEFAULT_QUEUE)]
+    pub job_queue: String,
+    #[arg(long, env = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// Secret that signs access tokens; at least 32 characters.
+    #[arg(long, env = "JWT_SECRET", hide_env_values = true, default_value = "")]
+    pub jwt_secret: String,
+    /// Minutes an access token stays valid.
+    #[arg(long, env = "TOKEN_TTL_MINUTES", default_value_t = 480)]
+    pub token_ttl_minutes: i64,
+    /// Folder of the built web app (`npm run build` in web/).
+    #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
+    pub web_dist: PathBuf,
+    /// The agency's name, shown in the footer.
+    #[arg(long, env = "PROVIDER_NAME", default_value = "Compass Digital")]
+    pub provider_name: String,
+    /// Google OAuth client id; the Google button shows only when it is set.
+    #[arg(long, env = "GOOGLE_CLIENT_ID")]
+    pub google_client_id: Option<String>,
+    /// Largest accepted request body, in bytes.
+    #[arg(long, env = "MAX_BODY_BYTES", default_value_t = 2 * 1024 * 1024)]
+    pub max_body_bytes: usize,
+    #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
+    pub database_pool_size: u32,
+}

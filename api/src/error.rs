@@ -1,0 +1,155 @@
+//! The api's one error type and the one place errors become responses.
+//!
+//! Handlers return `Result<_, ApiError>`. poem's own errors (bad JSON, unknown route, body too large, missing
+//! token) never pass through a handler, so [`render`] also turns them into the same `{"message": …}` body,
+//! keeping their status codes.
+
+use poem::http::StatusCode;
+use poem::{IntoResponse, Response};
+use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, Registry};
+use poem_openapi::types::Type;
+use poem_openapi::{ApiResponse, Object};
+use thiserror::Error;
+
+/// The body of every error answer.
+#[derive(Debug, Object, serde::Deserialize)]
+pub struct ErrorMessage {
+    pub message: String,
+}
+
+#[derive(Debug, Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Unavailable(String),
+    /// Details go to the log, never to the caller.
+    #[error("Internal server error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        let detail = detail.to_string();
+        tracing::error!(error = %detail, "internal error");
+        Self::Internal(detail)
+    }
+}
+
+impl From<tenancy::TenancyError> for ApiError {
+    fn from(e: tenancy::TenancyError) -> Self {
+        use tenancy::TenancyError as T;
+        match e {
+            T::InvalidShortName(_) | T::InvalidClientName => Self::BadRequest(e.to_string()),
+            T::DuplicateClient(_) => Self::Conflict(e.to_string()),
+            T::UnknownClient(_) => Self::NotFound(e.to_string()),
+            T::Database(_) | T::Migrate(_) => Self::internal(e),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::internal(e)
+    }
+}
+
+impl From<worker::JobError> for ApiError {
+    fn from(e: worker::JobError) -> Self {
+        match e {
+            worker::JobError::Queue(_) => {
+                tracing::error!(error = %e, "job queue unavailable");
+                Self::Unavailable("The job queue is unavailable; try again shortly".to_owned())
+            }
+            other => Self::internal(other),
+        }
+    }
+}
+
+impl poem::error::ResponseError for ApiError {
+    fn status(&self) -> StatusCode {
+        ApiError::status(self)
+    }
+
+    fn as_response(&self) -> Response {
+        json_message(ApiError::status(self), &self.to_string())
+    }
+}
+
+/// Lists the error answers in the OpenAPI document so generated clients know their shape.
+impl ApiResponse for ApiError {
+    fn meta() -> MetaResponses {
+        let errors: [(u16, &'static str); 6] = [
+            (400, "The request is malformed or invalid"),
+            (401, "Missing, invalid or expired token"),
+            (403, "Not allowed for this user or client"),
+            (404, "Not found"),
+            (409, "Conflicts with existing data"),
+            (503, "A service the api needs is unavailable"),
+        ];
+        MetaResponses {
+            responses: errors
+                .into_iter()
+                .map(|(status, description)| MetaResponse {
+                    description,
+                    status: Some(status),
+                    status_range: None,
+                    content: vec![MetaMediaType {
+                        content_type: "application/json; charset=utf-8",
+                        schema: ErrorMessage::schema_ref(),
+                    }],
+                    headers: vec![],
+                })
+                .collect(),
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        ErrorMessage::register(registry);
+    }
+}
+
+fn json_message(status: StatusCode, message: &str) -> Response {
+    let body = serde_json::json!({ "message": message });
+    poem::web::Json(body).with_status(status).into_response()
+}
+
+/// Every error that leaves the server passes here (installed with `catch_all_error`).
+pub async fn render(err: poem::Error) -> Response {
+    if let Some(api) = err.downcast_ref::<ApiError>() {
+        return poem::error::ResponseError::as_response(api);
+    }
+    let status = err.status();
+    let message = match status {
+        StatusCode::NOT_FOUND => "Not found".to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => "Method not allowed".to_owned(),
+        StatusCode::PAYLOAD_TOO_LARGE => "Request body is too large".to_owned(),
+        StatusCode::UNAUTHORIZED => "Missing or invalid token".to_owned(),
+        s if s.is_server_error() => {
+            tracing::error!(error = %err, "unhandled server error");
+            "Internal server error".to_owned()
+        }
+        _ => err.to_string(),
+    };
+    json_message(status, &message)
+}

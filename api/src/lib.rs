@@ -1,0 +1,14 @@
+//! The Compass HTTP server: the OpenAPI operations under `/api` and `/auth-api`, `/healthz`, and the built SPA,
+//! all on one port.
+
+pub mod accounts;
+pub mod auth;
+pub mod config;
+pub mod demo;
+pub mod error;
+pub mod routes;
+pub mod startup;
+pub mod state;
+
+pub use config::Settings;
+pub use startup::Application;

@@ -1,0 +1,46 @@
+//! The OpenAPI operations, one module per area. Every operation names its `operation_id`: the generated web
+//! client's hook names come from them.
+
+pub mod auth;
+pub mod health;
+pub mod jobs;
+pub mod settings;
+
+use poem_openapi::{OpenApiService, Tags};
+
+#[derive(Tags)]
+pub enum ApiTags {
+    /// Sign-in and session
+    Auth,
+    /// App settings of the current client
+    Settings,
+    /// Background jobs of the current client
+    Jobs,
+    /// Service health
+    Health,
+}
+
+pub type Apis = (
+    auth::AuthApi,
+    settings::SettingsApi,
+    jobs::JobsApi,
+    health::HealthApi,
+);
+
+/// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
+pub fn service() -> OpenApiService<Apis, ()> {
+    OpenApiService::new(
+        (auth::AuthApi, settings::SettingsApi, jobs::JobsApi, health::HealthApi),
+        "Compass",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .description(
+        "Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and \
+         `client-id` naming the token's client. Errors are JSON `{\"message\": …}`.",
+    )
+}
+
+/// The document as checked in at `openapi/openapi.json`.
+pub fn spec_json() -> String {
+    service().spec()
+}

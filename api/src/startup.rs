@@ -1,0 +1,127 @@
+use crate::auth::TokenKeys;
+use crate::error::render;
+use crate::state::{AppState, SharedState};
+use crate::{routes, Settings};
+use poem::endpoint::StaticFilesEndpoint;
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
+use poem::middleware::{NormalizePath, SizeLimit, Tracing, TrailingSlash};
+use poem::{handler, EndpointExt, Response, Route, Server};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tenancy::Tenancy;
+use worker::JobQueue;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error(transparent)]
+    Tenancy(#[from] tenancy::TenancyError),
+    #[error(transparent)]
+    Queue(#[from] worker::JobError),
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error(transparent)]
+    Token(#[from] crate::auth::TokenError),
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The server, bound to its port but not yet serving.
+pub struct Application {
+    port: u16,
+    acceptor: TcpAcceptor,
+    state: SharedState,
+    settings: Settings,
+}
+
+impl Application {
+    /// Connects to Postgres and Redis, migrates every schema, and binds the port (0 picks a free one).
+    pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        let tenancy = Tenancy::connect(&settings.database_url, settings.database_pool_size).await?;
+        tenancy.migrate_all().await?;
+        let queue = JobQueue::connect(&settings.redis_url, &settings.job_queue).await?;
+        let redis = redis::Client::open(settings.redis_url.as_str())?
+            .get_connection_manager()
+            .await?;
+        let state = Arc::new(AppState {
+            tenancy,
+            queue,
+            redis,
+            tokens: TokenKeys::new(&settings.jwt_secret, settings.token_ttl_minutes)?,
+            provider_name: settings.provider_name.clone(),
+            google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
+        });
+        let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
+            .into_acceptor()
+            .await?;
+        let port = acceptor
+            .local_addr()
+            .first()
+            .and_then(|a| a.as_socket_addr().map(|s| s.port()))
+            .unwrap_or(settings.port);
+        Ok(Self {
+            port,
+            acceptor,
+            state,
+            settings,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn state(&self) -> SharedState {
+        self.state.clone()
+    }
+
+    /// Serves until `shutdown` resolves, then lets in-flight requests finish (up to 10 s).
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<(), std::io::Error> {
+        let app = app(self.state, &self.settings);
+        tracing::info!(port = self.port, "api listening");
+        Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(app, shutdown, Some(Duration::from_secs(10)))
+            .await
+    }
+}
+
+/// The whole HTTP surface: OpenAPI operations, their document and docs page, and the SPA.
+pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
+    let service = routes::service().server("/");
+    let spec = service.spec_endpoint();
+    let docs = service.swagger_ui();
+    let api = Arc::new(service.with(SizeLimit::new(settings.max_body_bytes)));
+
+    let index = settings.web_dist.join("index.html");
+    let spa = if index.is_file() {
+        StaticFilesEndpoint::new(&settings.web_dist)
+            .index_file("index.html")
+            .fallback_to_index()
+            .boxed()
+    } else {
+        tracing::warn!(dir = %settings.web_dist.display(), "web app not built; serving a notice instead");
+        spa_missing.boxed()
+    };
+
+    Route::new()
+        .at("/api/openapi.json", spec)
+        .nest("/api/docs", docs)
+        .nest_no_strip("/api", api.clone())
+        .nest_no_strip("/auth-api", api.clone())
+        .at("/healthz", api)
+        .nest("/", spa)
+        .with(NormalizePath::new(TrailingSlash::Trim))
+        .with(Tracing)
+        .data(state)
+        .catch_all_error(render)
+}
+
+#[handler]
+fn spa_missing() -> Response {
+    Response::builder()
+        .content_type("text/plain; charset=utf-8")
+        .body("The web app is not built. Run `npm run build` in web/ (the README's run command does this).")
+}

@@ -1,0 +1,18 @@
+use crate::auth::TokenKeys;
+use redis::aio::ConnectionManager;
+use std::sync::Arc;
+use tenancy::Tenancy;
+use worker::JobQueue;
+
+/// What every request may use. Handlers reach the database only through `tenancy` (a tenant or public
+/// transaction), never through a bare pool.
+pub struct AppState {
+    pub tenancy: Tenancy,
+    pub queue: JobQueue,
+    pub redis: ConnectionManager,
+    pub tokens: TokenKeys,
+    pub provider_name: String,
+    pub google_client_id: Option<String>,
+}
+
+pub type SharedState = Arc<AppState>;

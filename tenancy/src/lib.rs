@@ -1,0 +1,59 @@
+//! Tenancy: the clients registry in `public`, one Postgres schema per client, and the only doors into them.
+//!
+//! Callers never get the bare pool. They ask for a [`TenantTx`] (a transaction whose search path is one client's
+//! schema) or a [`PublicTx`] (the registry). Both set the search path with `set_config(…, true)`, which is local to
+//! the transaction, so a pooled connection never carries one tenant's path into the next request.
+
+mod error;
+mod migrate;
+mod registry;
+mod short_name;
+mod tx;
+
+pub use error::TenancyError;
+pub use registry::Client;
+pub use short_name::ClientShort;
+pub use tx::{PublicTx, TenantTx};
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::PgPool;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Handle to the database as seen through tenancy. Cheap to clone.
+#[derive(Clone)]
+pub struct Tenancy {
+    pool: PgPool,
+    options: PgConnectOptions,
+}
+
+impl Tenancy {
+    /// Connects a pool of `max_connections` to `database_url`.
+    pub async fn connect(database_url: &str, max_connections: u32) -> Result<Self, TenancyError> {
+        let options = PgConnectOptions::from_str(database_url)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options.clone())
+            .await?;
+        Ok(Self { pool, options })
+    }
+
+    /// A transaction in the given client's schema. The client must come from the registry.
+    pub async fn begin(&self, client: &Client) -> Result<TenantTx, TenancyError> {
+        TenantTx::begin(&self.pool, client.clone()).await
+    }
+
+    /// A transaction in the `public` schema, for the registry and universal users.
+    pub async fn public(&self) -> Result<PublicTx, TenancyError> {
+        PublicTx::begin(&self.pool).await
+    }
+
+    /// True when the database answers.
+    pub async fn ping(&self) -> bool {
+        sqlx::query_scalar::<_, i32>("select 1")
+            .fetch_one(&self.pool)
+            .await
+            .is_ok()
+    }
+}

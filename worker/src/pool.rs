@@ -1,0 +1,60 @@
+use crate::{runner, JobError, JobMessage, JobQueue, MAX_ATTEMPTS};
+use apalis::layers::retry::RetryPolicy;
+use apalis::prelude::{Data, Monitor, WorkerBuilder, WorkerBuilderExt};
+use std::future::Future;
+use std::time::Duration;
+use tenancy::Tenancy;
+use tower::retry::backoff::{ExponentialBackoffMaker, MakeBackoff};
+use tower::util::rng::HasherRng;
+
+/// How a worker process runs.
+#[derive(Debug, Clone)]
+pub struct PoolConfig {
+    /// Jobs run at the same time in this process (one apalis worker each).
+    pub concurrency: usize,
+    /// Prefix of the worker names; the process id and a random suffix make each name unique.
+    pub name: String,
+    /// How long a shutdown waits for running jobs before giving up on them (they are redelivered).
+    pub shutdown_timeout: Duration,
+}
+
+/// Runs `concurrency` workers on `queue` until `shutdown` resolves, then lets running jobs finish.
+pub async fn run_pool(
+    tenancy: Tenancy,
+    queue: JobQueue,
+    config: PoolConfig,
+    shutdown: impl Future<Output = std::io::Result<()>> + Send + 'static,
+) -> Result<(), JobError> {
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    let prefix = format!("{}-{}-{}", config.name, std::process::id(), &suffix[..8]);
+    tracing::info!(workers = config.concurrency, %prefix, "worker pool starting");
+
+    // Retries wait 0.5 s, 1 s, 2 s … up to 30 s, with jitter so a crowd of failures does not retry in step.
+    let backoff = ExponentialBackoffMaker::new(
+        Duration::from_millis(500),
+        Duration::from_secs(30),
+        1.0,
+        HasherRng::default(),
+    )
+    .map_err(|e| JobError::Queue(e.to_string()))?
+    .make_backoff();
+    let retries = usize::try_from(MAX_ATTEMPTS - 1).unwrap_or(0);
+
+    let monitor = Monitor::new()
+        .shutdown_timeout(config.shutdown_timeout)
+        .register_n(config.concurrency.max(1), move |index, _| {
+            WorkerBuilder::new(format!("{prefix}-{index}"))
+                .backend(queue.storage())
+                .data(tenancy.clone())
+                .retry(RetryPolicy::retries(retries).with_backoff(backoff.clone()))
+                .build(handle)
+        });
+    monitor
+        .run_with_signal(shutdown)
+        .await
+        .map_err(|e| JobError::Queue(e.to_string()))
+}
+
+async fn handle(message: JobMessage, tenancy: Data<Tenancy>) -> Result<(), JobError> {
+    runner::execute(&tenancy, &message).await
+}

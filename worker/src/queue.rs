@@ -1,0 +1,85 @@
+use crate::row::job_columns;
+use crate::{JobError, JobKind, JobRow};
+use apalis::prelude::TaskSink;
+use apalis_redis::{Config, ConnectionManager, RedisStorage};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use tenancy::TenantTx;
+
+pub const DEFAULT_QUEUE: &str = "compass-jobs";
+
+/// The queue message: which client, which row. Everything else is read from the row, so a message cannot
+/// carry data into a tenant it does not belong to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobMessage {
+    pub client_id: i64,
+    pub job_id: i64,
+}
+
+/// The producer side of the queue. Cheap to clone.
+#[derive(Clone)]
+pub struct JobQueue {
+    storage: RedisStorage<JobMessage>,
+}
+
+impl JobQueue {
+    pub async fn connect(redis_url: &str, queue: &str) -> Result<Self, JobError> {
+        let conn = apalis_redis::connect(redis_url)
+            .await
+            .map_err(|e| JobError::Queue(e.to_string()))?;
+        Ok(Self::with_connection(conn, queue))
+    }
+
+    pub(crate) fn with_connection(conn: ConnectionManager, queue: &str) -> Self {
+        // A worker that dies mid-job stops sending heartbeats; after three missed ones (15 s) its jobs are
+        // handed to another worker.
+        let config = Config::default()
+            .queue(queue)
+            .heartbeat_interval(Duration::from_secs(5))
+            .missed_heartbeats(3);
+        Self {
+            storage: RedisStorage::new(conn).with_config(config),
+        }
+    }
+
+    pub(crate) fn storage(&self) -> RedisStorage<JobMessage> {
+        self.storage.clone()
+    }
+
+    /// Writes the job row in the caller's transaction, commits it, then puts the message on the queue.
+    ///
+    /// The row is committed first so a worker never receives a message for a row it cannot see. If the queue
+    /// refuses the message, the row is closed as failed rather than left queued forever.
+    pub async fn enqueue(
+        &self,
+        mut tx: TenantTx,
+        user_id: Option<i64>,
+        kind: &JobKind,
+    ) -> Result<JobRow, JobError> {
+        let row: JobRow = sqlx::query_as(concat!(
+            "insert into jobs (label, command, payload, user_id) values ($1, $2, $3, $4) returning ",
+            job_columns!()
+        ))
+        .bind(kind.label())
+        .bind(kind.command())
+        .bind(kind.payload())
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let client = tx.client().clone();
+        tx.commit().await?;
+
+        let message = JobMessage {
+            client_id: client.id,
+            job_id: row.id,
+        };
+        let mut storage = self.storage.clone();
+        if let Err(e) = storage.push(message).await {
+            let error = JobError::Queue(e.to_string());
+            tracing::error!(client = %client.short_name, job = row.id, %error, "queue refused a job");
+            return Err(error);
+        }
+        tracing::info!(client = %client.short_name, job = row.id, command = kind.command(), "job queued");
+        Ok(row)
+    }
+}

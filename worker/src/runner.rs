@@ -1,0 +1,107 @@
+use crate::{JobError, JobKind, JobMessage, JobResult, MAX_ATTEMPTS};
+use sqlx::types::Json;
+use tenancy::{Client, Tenancy};
+
+/// Runs one queue message to the end. `Err` means "try again later" (apalis retries with backoff);
+/// every other outcome, success or final failure, is written to the job row and returns `Ok`.
+pub(crate) async fn execute(tenancy: &Tenancy, message: &JobMessage) -> Result<(), JobError> {
+    let Some(client) = tenancy.enabled_client(message.client_id).await? else {
+        tracing::warn!(
+            client_id = message.client_id,
+            job = message.job_id,
+            "job for an unknown or disabled client dropped"
+        );
+        return Ok(());
+    };
+
+    let mut tx = tenancy.begin(&client).await?;
+    let claimed: Option<(String, serde_json::Value, i32)> = sqlx::query_as(
+        "update jobs set status = 'running', attempts = attempts + 1, updated = now()
+         where id = $1 and status <> 'done'
+         returning command, payload, attempts",
+    )
+    .bind(message.job_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    let Some((command, payload, attempts)) = claimed else {
+        // Already done (a redelivered message) or never committed: nothing to do either way.
+        tracing::info!(client = %client.short_name, job = message.job_id, "job already finished or missing");
+        return Ok(());
+    };
+
+    let span = tracing::info_span!("job", client = %client.short_name, job = message.job_id, %command, attempts);
+    let _entered = span.enter();
+    let outcome = match JobKind::from_row(&command, payload) {
+        Ok(kind) => run_kind(tenancy, &client, &kind).await,
+        Err(e) => Err(e),
+    };
+    match outcome {
+        Ok(result) => {
+            tracing::info!(message = %result.message, "job succeeded");
+            finish(tenancy, &client, message.job_id, Ok(result)).await
+        }
+        Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {
+            tracing::warn!(error = %e, "job failed; it will be retried");
+            requeue(tenancy, &client, message.job_id, &e).await?;
+            Err(e)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "job failed for good");
+            finish(tenancy, &client, message.job_id, Err(e.to_string())).await
+        }
+    }
+}
+
+async fn run_kind(
+    tenancy: &Tenancy,
+    client: &Client,
+    kind: &JobKind,
+) -> Result<JobResult, JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let result = kind.run(&mut tx).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+async fn finish(
+    tenancy: &Tenancy,
+    client: &Client,
+    job_id: i64,
+    outcome: Result<JobResult, String>,
+) -> Result<(), JobError> {
+    let (success, result, error) = match outcome {
+        Ok(result) => (true, Some(Json(result)), None),
+        Err(error) => (false, None, Some(error)),
+    };
+    let mut tx = tenancy.begin(client).await?;
+    sqlx::query(
+        "update jobs set status = 'done', progress = case when $2 then 100 else progress end,
+                success = $2, result = $3, error = $4, updated = now()
+         where id = $1",
+    )
+    .bind(job_id)
+    .bind(success)
+    .bind(result)
+    .bind(error)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn requeue(
+    tenancy: &Tenancy,
+    client: &Client,
+    job_id: i64,
+    error: &JobError,
+) -> Result<(), JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    sqlx::query("update jobs set status = 'queued', error = $2, updated = now() where id = $1")
+        .bind(job_id)
+        .bind(error.to_string())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
