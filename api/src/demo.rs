@@ -45,7 +45,7 @@ pub async fn seed(
                 case when i % 3 = 0 then '555' || lpad((i % 10000000)::text, 7, '0') end,
                 c.a[1 + (i * 7) % cardinality(c.a)],
                 case when i % 50 = 0 then 'unsubscribed' when i % 97 = 0 then 'bounced' else 'subscribed' end,
-                now() - make_interval(hours => (i * 37) % (24 * 730))
+                now() - make_interval(hours => ((i * 37) % (24 * 730))::int)
          from generate_series(1, $1) i, first_names f, last_names l, codes c",
     )
     .bind(contacts)

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod body_limit;
 pub mod config;
 pub mod demo;
 pub mod error;

@@ -1,10 +1,11 @@
 use crate::auth::TokenKeys;
+use crate::body_limit::BodyLimit;
 use crate::error::render;
 use crate::state::{AppState, SharedState};
 use crate::{routes, Settings};
 use poem::endpoint::StaticFilesEndpoint;
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
-use poem::middleware::{NormalizePath, SizeLimit, Tracing, TrailingSlash};
+use poem::middleware::{NormalizePath, Tracing, TrailingSlash};
 use poem::{handler, EndpointExt, Response, Route, Server};
 use std::future::Future;
 use std::sync::Arc;
@@ -90,10 +91,10 @@ impl Application {
 
 /// The whole HTTP surface: OpenAPI operations, their document and docs page, and the SPA.
 pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
-    let service = routes::service().server("/");
+    let service = routes::service();
     let spec = service.spec_endpoint();
     let docs = service.swagger_ui();
-    let api = Arc::new(service.with(SizeLimit::new(settings.max_body_bytes)));
+    let api = Arc::new(service.with(BodyLimit::new(settings.max_body_bytes)));
 
     let index = settings.web_dist.join("index.html");
     let spa = if index.is_file() {

@@ -57,3 +57,6 @@ impl Tenancy {
             .is_ok()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -46,6 +46,16 @@ impl JobQueue {
         self.storage.clone()
     }
 
+    /// Sends a message for an existing row again (support staff re-running a stuck job). Safe at any time:
+    /// the runner skips rows that are already done.
+    pub async fn redeliver(&self, message: JobMessage) -> Result<(), JobError> {
+        let mut storage = self.storage.clone();
+        storage
+            .push(message)
+            .await
+            .map_err(|e| JobError::Queue(e.to_string()))
+    }
+
     /// Writes the job row in the caller's transaction, commits it, then puts the message on the queue.
     ///
     /// The row is committed first so a worker never receives a message for a row it cannot see. If the queue

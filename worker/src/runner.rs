@@ -38,7 +38,7 @@ pub(crate) async fn execute(tenancy: &Tenancy, message: &JobMessage) -> Result<(
     };
     match outcome {
         Ok(result) => {
-            tracing::info!(message = %result.message, "job succeeded");
+            tracing::info!(result = %result.message, "job succeeded");
             finish(tenancy, &client, message.job_id, Ok(result)).await
         }
         Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {

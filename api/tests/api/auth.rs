@@ -1,0 +1,200 @@
+use crate::helpers::*;
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+#[tokio::test]
+async fn login_gives_a_basic_token_and_refuses_bad_credentials_alike() {
+    let app = spawn_app().await;
+    let email = app.create_user(true, &[]).await;
+
+    let ok = app.login(&email.to_uppercase(), PASSWORD).await;
+    assert_eq!(ok.status(), StatusCode::OK);
+    let body: Value = ok.json().await.unwrap();
+    assert_eq!(body["twoFactorRequired"], false);
+    assert_eq!(body["email"], email.as_str());
+    assert!(body["accessToken"].as_str().unwrap().len() > 20);
+
+    let wrong = json_message(app.login(&email, "Wrong-passw0rd").await).await;
+    let unknown = json_message(app.login("nobody@example.org", PASSWORD).await).await;
+    assert_eq!(
+        wrong,
+        (
+            StatusCode::UNAUTHORIZED,
+            "Incorrect email or password".to_owned()
+        )
+    );
+    // An unknown address gets the very same answer: no account enumeration.
+    assert_eq!(unknown, wrong);
+}
+
+#[tokio::test]
+async fn a_user_sees_and_may_enter_only_the_clients_granted() {
+    let app = spawn_app().await;
+    let granted = app.create_client().await;
+    let other = app.create_client().await;
+    let email = app.create_user(false, &[&granted]).await;
+    let basic = app.basic_token(&email).await;
+
+    let clients: Vec<Value> = app
+        .request(Method::GET, "/auth-api/session/clients")
+        .bearer_auth(&basic)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<i64> = clients.iter().map(|c| c["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, vec![granted.id]);
+    assert_eq!(clients[0]["label"], granted.name.as_str());
+
+    let refused = json_message(app.client_login(&basic, other.id).await).await;
+    assert_eq!(
+        refused,
+        (
+            StatusCode::FORBIDDEN,
+            "You do not have access to this client".to_owned()
+        )
+    );
+
+    let session = app.session_for(&email, &granted).await;
+    let claims = decode_payload(&session.token);
+    assert_eq!(claims["scope"], serde_json::json!(["basic", "client"]));
+    assert_eq!(claims["clientId"], granted.id);
+    assert_eq!(claims["clientShort"], granted.short_name.as_str());
+    assert_eq!(claims["user"]["email"], email.as_str());
+}
+
+#[tokio::test]
+async fn api_calls_need_a_valid_client_token_with_matching_headers() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    let anonymous = app.request(Method::GET, "/api/jobs").send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert!(json_message(anonymous).await.1.len() > 3);
+
+    // Same claims, signed with another key.
+    let forged = forge(&session.token);
+    let response = app
+        .request(Method::GET, "/api/jobs")
+        .bearer_auth(forged)
+        .header("client-short", &client.short_name)
+        .header("client-id", client.id.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(response).await,
+        (
+            StatusCode::UNAUTHORIZED,
+            "Invalid or expired token".to_owned()
+        )
+    );
+
+    // A step-1 token has not chosen a client.
+    let basic = app.basic_token(&app.create_user(true, &[]).await).await;
+    let response = app
+        .request(Method::GET, "/api/jobs")
+        .bearer_auth(basic)
+        .header("client-short", &client.short_name)
+        .header("client-id", client.id.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(response).await,
+        (StatusCode::FORBIDDEN, "Select a client first".to_owned())
+    );
+
+    // Headers missing or naming anything but the token's client are refused, not corrected.
+    for (short, id) in [
+        (None, None),
+        (Some("someoneelse"), Some(client.id.to_string())),
+        (Some(client.short_name.as_str()), Some("999999".to_owned())),
+    ] {
+        let mut request = app
+            .request(Method::GET, "/api/jobs")
+            .bearer_auth(&session.token);
+        if let Some(short) = short {
+            request = request.header("client-short", short);
+        }
+        if let Some(id) = id {
+            request = request.header("client-id", id);
+        }
+        let (status, message) = json_message(request.send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert_eq!(
+            message,
+            "The client-short and client-id headers do not match your session"
+        );
+    }
+
+    let ok = app
+        .api(Method::GET, "/api/jobs", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn me_lists_the_users_permissions() {
+    let app = spawn_app().await;
+    let email = app.create_user(true, &[]).await;
+    let basic = app.basic_token(&email).await;
+    let me: Value = app
+        .request(Method::GET, "/auth-api/session/me")
+        .bearer_auth(basic)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["email"], email.as_str());
+    let permissions: Vec<&str> = me["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(permissions.contains(&"pageContributions") && permissions.contains(&"pageReports"));
+    assert_eq!(me["universalPermissions"], serde_json::json!(["view user"]));
+}
+
+fn decode_payload(token: &str) -> Value {
+    use base64_url_decode as decode;
+    let payload = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(&decode(payload)).unwrap()
+}
+
+fn forge(token: &str) -> String {
+    let claims = decode_payload(token);
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::default(),
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(b"not-the-server-secret-not-the-server"),
+    )
+    .unwrap()
+}
+
+/// Minimal base64url (no padding) decoder, enough to read a JWT payload in a test.
+fn base64_url_decode(input: &str) -> Vec<u8> {
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut bits: u32 = 0;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in input.bytes() {
+        let value = alphabet.iter().position(|&a| a == c).unwrap() as u32;
+        bits = (bits << 6) | value;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    out
+}

@@ -1,0 +1,228 @@
+use api::accounts::{upsert_universal_user, NewUniversalUser};
+use api::{Application, Settings};
+use reqwest::{Method, RequestBuilder, Response, StatusCode};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tenancy::{Client, ClientShort, Tenancy};
+use tokio::sync::oneshot;
+use worker::{run_pool, JobQueue, PoolConfig};
+
+pub const PASSWORD: &str = "Sturdy-passw0rd";
+
+pub fn database_url() -> String {
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/compass_test".into())
+}
+
+pub fn redis_url() -> String {
+    std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+pub fn unique(prefix: &str) -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!("{prefix}{}", &id[..12])
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub tenancy: Tenancy,
+    pub queue_name: String,
+    pub http: reqwest::Client,
+}
+
+/// A signed-in user acting for one client.
+#[derive(Clone)]
+pub struct Session {
+    pub token: String,
+    pub client: Client,
+}
+
+pub async fn spawn_app() -> TestApp {
+    let web_dist = std::env::temp_dir().join(unique("compass-web-"));
+    std::fs::create_dir_all(&web_dist).unwrap();
+    std::fs::write(
+        web_dist.join("index.html"),
+        "<!doctype html><title>Compass</title><div id=root></div>",
+    )
+    .unwrap();
+    let queue_name = unique("compass-test-");
+    let settings = Settings {
+        database_url: database_url(),
+        redis_url: redis_url(),
+        job_queue: queue_name.clone(),
+        host: "127.0.0.1".into(),
+        port: 0,
+        jwt_secret: "test-secret-test-secret-test-secret!".into(),
+        token_ttl_minutes: 30,
+        web_dist,
+        provider_name: "Test Agency".into(),
+        google_client_id: None,
+        max_body_bytes: 64 * 1024,
+        database_pool_size: 8,
+    };
+    let app = Application::build(settings).await.expect("api builds");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let tenancy = app.state().tenancy.clone();
+    tokio::spawn(app.run_until(std::future::pending()));
+    TestApp {
+        address,
+        tenancy,
+        queue_name,
+        http: reqwest::Client::new(),
+    }
+}
+
+/// A worker pool on this app's queue; dropping the handle (or `stop`) shuts it down.
+pub struct WorkerHandle {
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl WorkerHandle {
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(20), &mut self.task).await;
+    }
+
+    /// Ends the pool at once, like a killed process: no graceful shutdown.
+    pub fn kill(self) {
+        self.task.abort();
+    }
+}
+
+impl TestApp {
+    pub async fn start_worker(&self) -> WorkerHandle {
+        let queue = JobQueue::connect(&redis_url(), &self.queue_name)
+            .await
+            .unwrap();
+        let config = PoolConfig {
+            concurrency: 2,
+            name: "test-worker".into(),
+            shutdown_timeout: Duration::from_secs(5),
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let tenancy = self.tenancy.clone();
+        let task = tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = rx.await;
+                Ok(())
+            };
+            run_pool(tenancy, queue, config, shutdown).await.unwrap();
+        });
+        WorkerHandle {
+            stop: Some(tx),
+            task,
+        }
+    }
+
+    pub async fn create_client(&self) -> Client {
+        let short = ClientShort::parse(&unique("c")).unwrap();
+        self.tenancy
+            .create_client(&short, &format!("Client {short}"))
+            .await
+            .unwrap()
+    }
+
+    /// A universal user; an administrator may use every client, others only `clients`.
+    pub async fn create_user(&self, admin: bool, clients: &[&Client]) -> String {
+        let email = format!("{}@example.org", unique("user"));
+        let user = NewUniversalUser {
+            email: email.clone(),
+            password: PASSWORD.into(),
+            first_name: "Test".into(),
+            last_name: "User".into(),
+            admin,
+            clients: clients.iter().map(|c| c.short_name.clone()).collect(),
+        };
+        upsert_universal_user(&self.tenancy, &user).await.unwrap();
+        email
+    }
+
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.http
+            .request(method, format!("{}{}", self.address, path))
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.request(Method::POST, "/auth-api/auth/login")
+            .json(&json!({ "username": email, "password": password }))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Step-1 token of a user.
+    pub async fn basic_token(&self, email: &str) -> String {
+        let body: Value = self.login(email, PASSWORD).await.json().await.unwrap();
+        body["accessToken"]
+            .as_str()
+            .expect("login gives a token")
+            .to_owned()
+    }
+
+    pub async fn client_login(&self, basic_token: &str, client_id: i64) -> Response {
+        self.request(Method::POST, "/auth-api/session/client-login")
+            .bearer_auth(basic_token)
+            .json(&json!({ "clientId": client_id }))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// A new administrator signed in to `client`.
+    pub async fn session(&self, client: &Client) -> Session {
+        let email = self.create_user(true, &[]).await;
+        self.session_for(&email, client).await
+    }
+
+    pub async fn session_for(&self, email: &str, client: &Client) -> Session {
+        let basic = self.basic_token(email).await;
+        let response = self.client_login(&basic, client.id).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        Session {
+            token: body["accessToken"].as_str().unwrap().to_owned(),
+            client: client.clone(),
+        }
+    }
+
+    /// A call carrying the token and the client headers, as the web client sends it.
+    pub fn api(&self, method: Method, path: &str, session: &Session) -> RequestBuilder {
+        self.request(method, path)
+            .bearer_auth(&session.token)
+            .header("client-short", &session.client.short_name)
+            .header("client-id", session.client.id.to_string())
+    }
+
+    pub async fn wait_for_job(&self, session: &Session, id: i64) -> Value {
+        for _ in 0..150 {
+            let job: Value = self
+                .api(Method::GET, &format!("/api/jobs/{id}/"), session)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if job["completed"] == json!(true) {
+                return job;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("job {id} did not finish within 30 s");
+    }
+}
+
+pub async fn json_message(response: Response) -> (StatusCode, String) {
+    let status = response.status();
+    let body: Value = response.json().await.expect("error bodies are JSON");
+    (
+        status,
+        body["message"]
+            .as_str()
+            .expect("error bodies have a message")
+            .to_owned(),
+    )
+}

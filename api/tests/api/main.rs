@@ -1,0 +1,11 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Integration tests: the real api on port 0 against real Postgres and Redis; each test makes its own clients
+//! (schemas), users and job queue, so tests run in parallel without meeting.
+
+mod helpers;
+
+mod auth;
+mod conventions;
+mod jobs;
+mod settings;
+mod tenancy_isolation;

@@ -1,0 +1,109 @@
+use crate::helpers::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn app_settings_are_read_and_updated() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    let settings: Value = app
+        .api(Method::GET, "/api", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        settings,
+        json!({ "id": 1, "client_id": client.id, "client_name": client.name, "client_short": client.short_name,
+                "mediaEnabled": false })
+    );
+
+    let updated = app
+        .api(Method::PATCH, "/api/1", &session)
+        .json(&json!({ "client_name": "Friends of the River", "mediaEnabled": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(updated.status(), StatusCode::OK);
+    let again: Value = app
+        .api(Method::GET, "/api/", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["client_name"], "Friends of the River");
+    assert_eq!(again["mediaEnabled"], true);
+
+    // Only the fields sent change.
+    app.api(Method::PATCH, "/api/1", &session)
+        .json(&json!({ "mediaEnabled": false }))
+        .send()
+        .await
+        .unwrap();
+    let third: Value = app
+        .api(Method::GET, "/api", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            third["client_name"].as_str(),
+            third["mediaEnabled"].as_bool()
+        ),
+        (Some("Friends of the River"), Some(false))
+    );
+}
+
+#[tokio::test]
+async fn bad_settings_updates_are_refused_and_change_nothing() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    let wrong_id = app
+        .api(Method::PATCH, "/api/2", &session)
+        .json(&json!({ "client_name": "X" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(wrong_id).await,
+        (StatusCode::NOT_FOUND, "App settings not found".to_owned())
+    );
+
+    let empty = app
+        .api(Method::PATCH, "/api/1", &session)
+        .json(&json!({ "client_name": "" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(empty.status(), StatusCode::BAD_REQUEST);
+
+    let malformed = app
+        .api(Method::PATCH, "/api/1", &session)
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(malformed.status(), StatusCode::BAD_REQUEST);
+
+    let settings: Value = app
+        .api(Method::GET, "/api", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(settings["client_name"], client.name.as_str());
+}
