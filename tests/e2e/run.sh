@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Starts the real api and worker on a fresh database and a free port, creates two clients and a user,
+# runs the Playwright specs in Debian's Chromium, and stops everything.
+set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
+cd "$ROOT"
+
+if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM_PATH:-}" ]; then
+  say "installing Chromium (Debian package)"
+  apt_install chromium || die "Chromium is missing: apt-get install chromium (or set CHROMIUM_PATH)"
+fi
+
+ensure_postgres
+ensure_redis
+fresh_database compass_e2e
+web_install
+(cd web && npm run -s build >/dev/null)
+cargo build -q --bin api --bin worker
+
+export DATABASE_URL=$(pg_url compass_e2e)
+export REDIS_URL=$(redis_url)
+export JOB_QUEUE="compass-e2e-$$"
+export JWT_SECRET="e2e-secret-e2e-secret-e2e-secret-e2e"
+export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+export WEB_DIST="$ROOT/web/dist"
+export PROVIDER_NAME="Compass Test Agency"
+API="$ROOT/target/debug/api"
+
+"$API" migrate >/dev/null
+"$API" clients create --short e2e --name "E2E Campaign" >/dev/null
+"$API" clients create --short e2eother --name "Other Committee" >/dev/null
+COMPASS_USER_PASSWORD="E2e-passw0rd" "$API" users create --email e2e@compass.test --first Erin --last Tester --admin >/dev/null
+
+LOG="$DATA/e2e"; mkdir -p "$LOG"
+"$ROOT/target/debug/worker" >"$LOG/worker.log" 2>&1 &
+WORKER_PID=$!
+"$API" serve >"$LOG/api.log" 2>&1 &
+API_PID=$!
+trap 'kill $API_PID $WORKER_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+
+cd tests/e2e
+stamp=node_modules/.compass-lock
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+E2E_BASE_URL="http://127.0.0.1:$PORT" E2E_EMAIL=e2e@compass.test E2E_PASSWORD=E2e-passw0rd \
+  npx playwright test
