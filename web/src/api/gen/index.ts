@@ -1,0 +1,4 @@
+export * from './auth/auth.ts';
+export * from './health/health.ts';
+export * from './jobs/jobs.ts';
+export * from './settings/settings.ts';

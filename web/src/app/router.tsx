@@ -1,0 +1,155 @@
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { PageSpinner } from '@/components/page-spinner';
+import { getClientId, getToken, storeRedirect } from '@/lib/session';
+import type { PageHandle } from './route-handle';
+import { RouteError } from './routes/route-error';
+
+/** Product routes need a signed-in user with a chosen client; otherwise remember the address and go log in. */
+export function requireClientSession({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (!getToken()) {
+    storeRedirect(url.pathname + url.search + url.hash);
+    throw redirect('/auth/login');
+  }
+  if (!getClientId()) {
+    storeRedirect(url.pathname + url.search + url.hash);
+    throw redirect('/auth/select-client');
+  }
+  return null;
+}
+
+const notBuilt = () => import('./routes/not-built');
+
+/** A page of an area that is not built yet. */
+const placeholder = (path: string, handle: PageHandle): RouteObject => ({ path, handle, lazy: notBuilt });
+
+const crm = (section: { label: string; to: string }, page?: string): PageHandle['crumbs'] => [
+  { label: 'CRM' },
+  { label: section.label, to: section.to },
+  ...(page ? [{ label: page }] : []),
+];
+
+const LISTS = { label: 'Lists', to: '/crm-lists' };
+const MAILINGS = { label: 'Mailings', to: '/crm-mailings' };
+const TEMPLATES = { label: 'Templates', to: '/crm-mailing-templates' };
+const FORMS = { label: 'Forms', to: '/crm-forms' };
+
+const productRoutes: RouteObject[] = [
+  { index: true, loader: () => redirect('/dashboard'), element: null },
+  placeholder('dashboard', { title: 'Dashboard' }),
+  placeholder('planning', { title: 'Planning' }),
+  placeholder('flights', { title: 'Performance' }),
+  placeholder('experiments', { title: 'Experiments' }),
+  placeholder('revenue', { title: 'Contribution Source Codes', notice: 'Contribution source codes are not available yet.' }),
+  placeholder('revenue/contributions', { title: 'Contributions', notice: 'Contributions are not available yet.' }),
+  placeholder('contacts', { title: 'Contact Search', notice: 'Contact search is not available yet.' }),
+  placeholder('segments', { title: 'Segments', notice: 'Segments are not available yet.' }),
+  placeholder('segments/origin-codes', {
+    title: 'Contact Origin Codes',
+    notice: 'Contact origin codes are not available yet.',
+  }),
+  placeholder('segments/detail', { title: 'Segment', notice: 'Segment details are not available yet.' }),
+  { path: 'jobs', lazy: () => import('./routes/jobs') },
+  placeholder('projections', { title: 'Projections', notice: 'Projections are not available yet.' }),
+  placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
+  placeholder('users', { title: 'Users', notice: 'User management is not available yet.' }),
+  placeholder('users/profile', { title: 'Profile', notice: 'The profile page is not available yet.' }),
+  placeholder('users/manage', { title: 'Manage Users', notice: 'Managing users is not available yet.' }),
+  placeholder('users/universal', {
+    title: 'Manage Universal Users',
+    notice: 'Managing universal users is not available yet.',
+  }),
+  placeholder('users/roles', { title: 'Manage Roles', notice: 'Managing roles is not available yet.' }),
+  placeholder('media', { title: 'Media' }),
+  placeholder('email-analytics', { title: 'Email Analytics' }),
+  { path: 'system', lazy: () => import('./routes/system') },
+  placeholder('crm-lists', { title: 'Lists', crumbs: crm(LISTS), notice: 'CRM lists are not available yet.' }),
+  placeholder('crm-list-add', {
+    title: 'Create List',
+    crumbs: crm(LISTS, 'Create List'),
+    notice: 'Creating CRM lists is not available yet.',
+  }),
+  placeholder('crm-list-detail/:id', {
+    title: 'List',
+    crumbs: crm(LISTS, 'List'),
+    notice: 'CRM list details are not available yet.',
+  }),
+  placeholder('crm-mailings', {
+    title: 'Mailings',
+    crumbs: crm(MAILINGS),
+    notice: 'CRM mailings are not available yet.',
+  }),
+  placeholder('crm-mailing-add', {
+    title: 'Send Mailing',
+    crumbs: crm(MAILINGS, 'Send Mailing'),
+    notice: 'The mailing editor is not available yet.',
+  }),
+  placeholder('crm-mailing-detail/:id', {
+    title: 'Mailing',
+    crumbs: crm(MAILINGS, 'Mailing'),
+    notice: 'Mailing details are not available yet.',
+  }),
+  placeholder('crm-mailing-templates', {
+    title: 'Templates',
+    crumbs: crm(TEMPLATES),
+    notice: 'Mailing templates are not available yet.',
+  }),
+  placeholder('crm-mailing-template-add', {
+    title: 'Create Template',
+    crumbs: crm(TEMPLATES, 'Create Template'),
+    notice: 'The template editor is not available yet.',
+  }),
+  placeholder('crm-mailing-template-detail/:id', {
+    title: 'Template',
+    crumbs: crm(TEMPLATES, 'Template'),
+    notice: 'The template editor is not available yet.',
+  }),
+  placeholder('crm-forms', { title: 'Forms', crumbs: crm(FORMS), notice: 'CRM forms are not available yet.' }),
+  placeholder('crm-form-add', {
+    title: 'Create Form',
+    crumbs: crm(FORMS, 'Create Form'),
+    notice: 'The form editor is not available yet.',
+  }),
+  placeholder('crm-form-detail/:id', {
+    title: 'Form',
+    crumbs: crm(FORMS, 'Form'),
+    notice: 'The form editor is not available yet.',
+  }),
+];
+
+const authRoutes: RouteObject[] = [
+  { index: true, lazy: () => import('./routes/auth/login') },
+  { path: 'login', lazy: () => import('./routes/auth/login') },
+  { path: 'select-client', lazy: () => import('./routes/auth/select-client') },
+  { path: 'register', lazy: () => import('./routes/auth/register') },
+  { path: 'reset-password', lazy: () => import('./routes/auth/reset-password') },
+  { path: 'finish-registration', lazy: () => import('./routes/auth/finish-registration') },
+  { path: 'logout', lazy: () => import('./routes/auth/logout') },
+];
+
+/** Unknown paths go to the dashboard; an address containing form-viewer (matrix parameters) is the form viewer. */
+function unknownPathLoader({ request }: LoaderFunctionArgs) {
+  if (new URL(request.url).pathname.includes('form-viewer')) return null;
+  throw redirect('/dashboard');
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageSpinner />,
+    children: [
+      { path: 'auth', lazy: () => import('./routes/auth/layout'), children: authRoutes },
+      { path: 'form-viewer', lazy: () => import('./routes/form-viewer') },
+      {
+        path: '/',
+        loader: requireClientSession,
+        lazy: () => import('./routes/app/root'),
+        children: productRoutes,
+      },
+      { path: '*', loader: unknownPathLoader, lazy: () => import('./routes/form-viewer') },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

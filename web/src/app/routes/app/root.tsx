@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Outlet, useNavigate } from 'react-router';
+import { useGetAppSettings, useGetAuthConfig, useGetMe } from '@/api/gen';
+import { MainLayout } from '@/components/layouts/main-layout';
+import { NgpImportDialog } from '@/features/contacts/components/ngp-import-dialog';
+import { JobBanners } from '@/features/jobs/components/job-banners';
+import { JobFinishedDialog } from '@/features/jobs/components/job-finished-dialog';
+import { JobPollers } from '@/features/jobs/components/job-pollers';
+import { useResumeJobs } from '@/features/jobs/hooks/use-resume-jobs';
+import { resetTrackedJobs } from '@/lib/job-tracker';
+
+/** The signed-in shell: loads the user's permissions, app settings and provider, and watches jobs. */
+export function Component() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const me = useGetMe();
+  const settings = useGetAppSettings({ query: { meta: { errorMessage: 'Could not load app settings' } } });
+  const authConfig = useGetAuthConfig();
+  const [ngpImportOpen, setNgpImportOpen] = useState(false);
+
+  // Without permissions the session is unusable: log out.
+  useEffect(() => {
+    if (me.isError) void navigate('/auth/logout', { replace: true });
+  }, [me.isError, navigate]);
+
+  useResumeJobs(me.data?.id);
+
+  const switchClient = () => {
+    queryClient.clear();
+    resetTrackedJobs();
+    void navigate('/auth/select-client');
+  };
+
+  const userName = me.data ? `${me.data.firstName} ${me.data.lastName}`.trim() || me.data.email : undefined;
+
+  return (
+    <MainLayout
+      perms={me.data}
+      userName={userName}
+      clientName={settings.data?.client_name}
+      providerName={authConfig.data?.providerName}
+      clientAuth={Boolean(authConfig.data?.clientAuthShort)}
+      onSwitchClient={switchClient}
+      onNavAction={() => setNgpImportOpen(true)}
+      banners={<JobBanners />}
+    >
+      <Outlet />
+      <JobPollers />
+      <JobFinishedDialog />
+      <NgpImportDialog show={ngpImportOpen} onClose={() => setNgpImportOpen(false)} />
+    </MainLayout>
+  );
+}

@@ -1,0 +1,10 @@
+import { Link } from 'react-router';
+
+export function Component() {
+  return (
+    <>
+      <p>Password reset is not available yet.</p>
+      <Link to="/auth/login">Back to login</Link>
+    </>
+  );
+}

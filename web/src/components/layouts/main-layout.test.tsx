@@ -1,0 +1,127 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/utils';
+import { MainLayout } from './main-layout';
+import { MAIN_NAV, filterNav, settingsLinks, type PermissionSets } from './nav-items';
+
+const noPerms: PermissionSets = { permissions: [], universalPermissions: [] };
+
+function renderLayout(perms = noPerms) {
+  return renderWithProviders(
+    <MainLayout
+      perms={perms}
+      clientName="Acme for Congress"
+      providerName="Example Agency"
+      onSwitchClient={vi.fn()}
+      onNavAction={vi.fn()}
+    >
+      <p>page</p>
+    </MainLayout>,
+    { route: '/dashboard' },
+  );
+}
+
+const labels = (perms: PermissionSets) =>
+  filterNav(MAIN_NAV, perms).flatMap((item) =>
+    item.kind === 'link'
+      ? [item.label]
+      : item.items.flatMap((e) => (e.kind === 'section' ? e.items.map((l) => l.label) : [e.label])),
+  );
+
+describe('filterNav', () => {
+  it('without permissions keeps only the CRM items', () => {
+    expect(labels(noPerms)).toEqual(['Mailings', 'Lists', 'Forms', 'Templates']);
+  });
+
+  it('keeps the items whose permission the user has, from either permission set', () => {
+    const result = labels({ permissions: ['pageSegments', 'pageMedia'], universalPermissions: ['pageReports'] });
+    expect(result).toEqual(['Segments', 'Mailings', 'Lists', 'Forms', 'Templates', 'Media', 'Reports']);
+  });
+
+  it('Contacts needs pageContacts for both its entries', () => {
+    expect(labels({ permissions: ['pageContacts'], universalPermissions: [] })).toEqual(
+      expect.arrayContaining(['Contact Search', 'NGP Saved List Import']),
+    );
+  });
+});
+
+describe('settingsLinks', () => {
+  it('follows universal "view user", client "view user" and client "edit role"', () => {
+    expect(settingsLinks(noPerms)).toEqual([]);
+    expect(settingsLinks({ permissions: [], universalPermissions: ['view user'] }).map((l) => l.label)).toEqual([
+      'Manage Universal Users',
+    ]);
+    expect(
+      settingsLinks({ permissions: ['view user', 'edit role'], universalPermissions: [] }).map((l) => l.label),
+    ).toEqual(['Manage Users', 'Manage Roles']);
+  });
+});
+
+describe('MainLayout', () => {
+  it('shows the client name, the provider and the page', () => {
+    renderLayout();
+    expect(screen.getByText('Acme for Congress')).toBeInTheDocument();
+    expect(screen.getByText('Example Agency')).toBeInTheDocument();
+    expect(screen.getByText('page')).toBeInTheDocument();
+  });
+
+  it('hides menus the user has no permission for', () => {
+    renderLayout();
+    const header = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(header).getByRole('link', { name: 'Home' })).toBeInTheDocument();
+    expect(within(header).getByRole('button', { name: 'Email' })).toBeInTheDocument();
+    expect(within(header).queryByRole('button', { name: 'Revenue' })).not.toBeInTheDocument();
+    expect(within(header).queryByRole('link', { name: 'Media' })).not.toBeInTheDocument();
+    expect(within(header).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
+  });
+
+  it('shows permitted menus with their items', async () => {
+    renderLayout({ permissions: ['pageContributions', 'pageMedia', 'edit role'], universalPermissions: [] });
+    const header = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(header).getByRole('link', { name: 'Media' })).toHaveAttribute('href', '/media');
+    await userEvent.click(within(header).getByRole('button', { name: 'Revenue' }));
+    expect(within(header).getByRole('link', { name: 'Contributions' })).toHaveAttribute(
+      'href',
+      '/revenue/contributions',
+    );
+    expect(screen.queryByRole('link', { name: 'Segments' })).not.toBeInTheDocument();
+    await userEvent.click(within(header).getByRole('button', { name: 'Settings' }));
+    expect(screen.getByRole('link', { name: 'Manage Roles' })).toHaveAttribute('href', '/users/roles');
+    expect(screen.queryByRole('link', { name: 'Manage Users' })).not.toBeInTheDocument();
+  });
+
+  it('has the CRM submenu under Email and the Account menu', async () => {
+    renderLayout();
+    const header = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(header).getByRole('button', { name: 'Email' }));
+    const crm = within(header).getByRole('group', { name: 'CRM' });
+    expect(within(crm).getByRole('link', { name: 'Lists' })).toHaveAttribute('href', '/crm-lists');
+    expect(within(crm).getByRole('link', { name: 'Templates' })).toHaveAttribute('href', '/crm-mailing-templates');
+    await userEvent.click(within(header).getByRole('button', { name: 'Account' }));
+    expect(within(header).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/users/profile');
+    expect(within(header).getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/jobs');
+    expect(screen.getByRole('button', { name: 'Switch Client' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/auth/logout');
+  });
+
+  it('toggles the sidenav', async () => {
+    renderLayout();
+    const toggle = screen.getByRole('button', { name: 'Toggle side navigation' });
+    const initiallyOpen = window.innerWidth >= 1000;
+    expect(toggle).toHaveAttribute('aria-expanded', String(initiallyOpen));
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', String(!initiallyOpen));
+    expect(screen.queryByRole('complementary', { name: 'Side navigation' }) !== null).toBe(!initiallyOpen);
+  });
+
+  it('the dark theme toggle stores the choice and sets data-bs-theme', async () => {
+    localStorage.setItem('theme', 'light');
+    renderLayout();
+    await userEvent.click(screen.getByRole('button', { name: 'Account' }));
+    await userEvent.click(screen.getByRole('button', { name: /theme/ }));
+    const stored = localStorage.getItem('theme');
+    expect(stored === 'dark' || stored === 'light').toBe(true);
+    expect(document.documentElement.getAttribute('data-bs-theme')).toBe(stored);
+  });
+});

@@ -1,0 +1,215 @@
+import { useState, type ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import Nav from 'react-bootstrap/Nav';
+import NavDropdown from 'react-bootstrap/NavDropdown';
+import Navbar from 'react-bootstrap/Navbar';
+import { Link, NavLink } from 'react-router';
+import { SUPPORT_URL } from '@/lib/config';
+import { setTheme, useTheme } from '@/lib/theme';
+import {
+  MAIN_NAV,
+  filterNav,
+  settingsLinks,
+  type NavActionItem,
+  type NavMenuEntry,
+  type NavTopItem,
+  type PermissionSets,
+} from './nav-items';
+
+/** The sidenav is open by default on windows at least this wide. */
+export const SIDENAV_BREAKPOINT_PX = 1000;
+
+export const sidenavOpenByDefault = (): boolean => window.innerWidth >= SIDENAV_BREAKPOINT_PX;
+
+export interface MainLayoutProps {
+  /** The signed-in user's permission sets; undefined while loading (only unrestricted items show). */
+  perms?: PermissionSets;
+  userName?: string;
+  clientName?: string;
+  providerName?: string;
+  /** A client-authenticated deployment: no Support Ticket and no Switch Client. */
+  clientAuth?: boolean;
+  onSwitchClient: () => void;
+  onNavAction: (action: NavActionItem['action']) => void;
+  /** Job progress banners and similar notices shown above the page. */
+  banners?: ReactNode;
+  children: ReactNode;
+}
+
+function MenuEntries({ entries, onNavAction }: { entries: NavMenuEntry[]; onNavAction: MainLayoutProps['onNavAction'] }) {
+  return entries.map((entry) => {
+    if (entry.kind === 'section') {
+      return (
+        <div key={entry.label} role="group" aria-label={entry.label}>
+          <NavDropdown.Divider />
+          <NavDropdown.Header>{entry.label}</NavDropdown.Header>
+          {entry.items.map((link) => (
+            <NavDropdown.Item key={link.to} as={Link} to={link.to}>
+              {link.label}
+            </NavDropdown.Item>
+          ))}
+        </div>
+      );
+    }
+    if (entry.kind === 'action') {
+      return (
+        <NavDropdown.Item key={entry.label} as="button" onClick={() => onNavAction(entry.action)}>
+          {entry.label}
+        </NavDropdown.Item>
+      );
+    }
+    return (
+      <NavDropdown.Item key={entry.to} as={Link} to={entry.to}>
+        {entry.label}
+      </NavDropdown.Item>
+    );
+  });
+}
+
+/** The sidenav lists the same pages as the header (links only; dialogs open from the header menus). */
+function SidenavEntries({ items }: { items: NavTopItem[] }) {
+  const link = (to: string, label: string) => (
+    <Nav.Link key={to} as={NavLink} to={to} end>
+      {label}
+    </Nav.Link>
+  );
+  return items.map((item) => {
+    if (item.kind === 'link') return link(item.to, item.label);
+    const entries = item.items.filter((entry) => entry.kind !== 'action');
+    if (entries.length === 0) return null;
+    return (
+      <div key={item.label} className="mt-2">
+        <div className="sidenav-heading text-uppercase small fw-semibold text-body-secondary px-3">{item.label}</div>
+        {entries.map((entry) => {
+          if (entry.kind === 'section') {
+            return (
+              <div key={entry.label} className="ms-2">
+                <div className="small text-body-secondary px-3">{entry.label}</div>
+                {entry.items.map((l) => link(l.to, l.label))}
+              </div>
+            );
+          }
+          return entry.kind === 'link' ? link(entry.to, entry.label) : null;
+        })}
+      </div>
+    );
+  });
+}
+
+/** The product shell: header with menus, client-name row, sidenav, page, footer. */
+export function MainLayout({
+  perms,
+  userName,
+  clientName,
+  providerName,
+  clientAuth = false,
+  onSwitchClient,
+  onNavAction,
+  banners,
+  children,
+}: MainLayoutProps) {
+  const [sidenavOpen, setSidenavOpen] = useState(sidenavOpenByDefault);
+  const theme = useTheme();
+  const nav = filterNav(MAIN_NAV, perms);
+  const settings = settingsLinks(perms);
+
+  return (
+    <div className="app-container">
+      <header>
+        <Navbar expand className="bg-body-tertiary border-bottom px-2" aria-label="Main">
+          <Button
+            variant="outline-secondary"
+            size="sm"
+            className="me-2"
+            aria-label="Toggle side navigation"
+            aria-expanded={sidenavOpen}
+            aria-controls="sidenav"
+            onClick={() => setSidenavOpen((open) => !open)}
+          >
+            <span className="navbar-toggler-icon" aria-hidden="true" />
+          </Button>
+          <Navbar.Brand as={Link} to="/dashboard">
+            Compass
+          </Navbar.Brand>
+          <Nav className="me-auto">
+            <Nav.Link as={NavLink} to="/dashboard">
+              Home
+            </Nav.Link>
+            {nav.map((item) =>
+              item.kind === 'link' ? (
+                <Nav.Link key={item.to} as={NavLink} to={item.to}>
+                  {item.label}
+                </Nav.Link>
+              ) : (
+                <NavDropdown key={item.label} title={item.label} id={`menu-${item.label.toLowerCase()}`}>
+                  <MenuEntries entries={item.items} onNavAction={onNavAction} />
+                </NavDropdown>
+              ),
+            )}
+          </Nav>
+          <Nav>
+            <Nav.Link href={SUPPORT_URL} target="_blank" rel="noreferrer">
+              Help
+            </Nav.Link>
+            {settings.length > 0 && (
+              <NavDropdown title="Settings" id="menu-settings" align="end">
+                {settings.map((s) => (
+                  <NavDropdown.Item key={s.to} as={Link} to={s.to}>
+                    {s.label}
+                  </NavDropdown.Item>
+                ))}
+              </NavDropdown>
+            )}
+            <NavDropdown title="Account" id="menu-account" align="end">
+              {userName && <NavDropdown.Header>{userName}</NavDropdown.Header>}
+              <NavDropdown.Item as={Link} to="/users/profile">
+                Profile
+              </NavDropdown.Item>
+              <NavDropdown.Item as={Link} to="/jobs">
+                Jobs
+              </NavDropdown.Item>
+              {!clientAuth && (
+                <NavDropdown.Item href={SUPPORT_URL} target="_blank" rel="noreferrer">
+                  Support Ticket
+                </NavDropdown.Item>
+              )}
+              {!clientAuth && (
+                <NavDropdown.Item as="button" onClick={onSwitchClient}>
+                  Switch Client
+                </NavDropdown.Item>
+              )}
+              <NavDropdown.Item as="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
+                {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+              </NavDropdown.Item>
+              <NavDropdown.Divider />
+              <NavDropdown.Item as={Link} to="/auth/logout">
+                Logout
+              </NavDropdown.Item>
+            </NavDropdown>
+          </Nav>
+        </Navbar>
+        <div className="client-row border-bottom px-3 py-1 d-flex justify-content-between">
+          <span className="fw-semibold" data-testid="client-name">
+            {clientName}
+          </span>
+          {userName && <span className="text-body-secondary small">{userName}</span>}
+        </div>
+      </header>
+      {banners}
+      <div className="d-flex app-body">
+        {sidenavOpen && (
+          <aside id="sidenav" className="sidenav border-end py-2" aria-label="Side navigation">
+            <Nav className="flex-column">
+              <Nav.Link as={NavLink} to="/dashboard" end>
+                Home
+              </Nav.Link>
+              <SidenavEntries items={nav} />
+            </Nav>
+          </aside>
+        )}
+        <main className="flex-grow-1 p-3 app-main">{children}</main>
+      </div>
+      <footer className="border-top px-3 py-2 small text-body-secondary">{providerName}</footer>
+    </div>
+  );
+}

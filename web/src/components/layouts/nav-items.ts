@@ -1,0 +1,141 @@
+/** The header's menus (spec section 2, "Header, menus and shell") and their permission filter. */
+
+export interface NavLinkItem {
+  kind: 'link';
+  label: string;
+  to: string;
+  /** Page permission needed (client or universal); none for CRM items. */
+  permission?: string;
+}
+
+/** A menu entry that runs something in place (opens a dialog) instead of navigating. */
+export interface NavActionItem {
+  kind: 'action';
+  label: string;
+  action: 'ngp-import';
+  permission?: string;
+}
+
+/** A titled group inside a menu (the CRM submenu). */
+export interface NavSection {
+  kind: 'section';
+  label: string;
+  items: NavLinkItem[];
+}
+
+export type NavMenuEntry = NavLinkItem | NavActionItem | NavSection;
+
+export interface NavMenu {
+  kind: 'menu';
+  label: string;
+  items: NavMenuEntry[];
+}
+
+export type NavTopItem = NavMenu | NavLinkItem;
+
+export const MAIN_NAV: NavTopItem[] = [
+  {
+    kind: 'menu',
+    label: 'Revenue',
+    items: [
+      { kind: 'link', label: 'Contributions', to: '/revenue/contributions', permission: 'pageContributions' },
+      { kind: 'link', label: 'Segments', to: '/segments', permission: 'pageSegments' },
+    ],
+  },
+  {
+    kind: 'menu',
+    label: 'Attribution',
+    items: [
+      {
+        kind: 'link',
+        label: 'Contact Origin Codes',
+        to: '/segments/origin-codes',
+        permission: 'pageContactOriginCodes',
+      },
+      {
+        kind: 'link',
+        label: 'Contribution Source Codes',
+        to: '/revenue',
+        permission: 'pageContributionSourceCodes',
+      },
+    ],
+  },
+  {
+    kind: 'menu',
+    label: 'Email',
+    items: [
+      { kind: 'link', label: 'Planning', to: '/planning', permission: 'pagePlanning' },
+      { kind: 'link', label: 'Performance', to: '/flights', permission: 'pagePerformance' },
+      {
+        kind: 'section',
+        label: 'CRM',
+        items: [
+          { kind: 'link', label: 'Mailings', to: '/crm-mailings' },
+          { kind: 'link', label: 'Lists', to: '/crm-lists' },
+          { kind: 'link', label: 'Forms', to: '/crm-forms' },
+          { kind: 'link', label: 'Templates', to: '/crm-mailing-templates' },
+        ],
+      },
+    ],
+  },
+  {
+    kind: 'menu',
+    label: 'Contacts',
+    items: [
+      { kind: 'link', label: 'Contact Search', to: '/contacts', permission: 'pageContacts' },
+      { kind: 'action', label: 'NGP Saved List Import', action: 'ngp-import', permission: 'pageContacts' },
+    ],
+  },
+  { kind: 'link', label: 'Media', to: '/media', permission: 'pageMedia' },
+  { kind: 'link', label: 'Projections', to: '/projections', permission: 'pageProjections' },
+  { kind: 'link', label: 'Reports', to: '/reports', permission: 'pageReports' },
+];
+
+export interface PermissionSets {
+  /** Client permissions. */
+  permissions: readonly string[];
+  /** Universal-user permissions. */
+  universalPermissions: readonly string[];
+}
+
+const allowed = (permission: string | undefined, granted: ReadonlySet<string>): boolean =>
+  permission === undefined || granted.has(permission);
+
+/** Keeps the items the user may open; page permissions are checked against both permission sets. */
+export function filterNav(items: readonly NavTopItem[], perms: PermissionSets | undefined): NavTopItem[] {
+  const granted = new Set([...(perms?.permissions ?? []), ...(perms?.universalPermissions ?? [])]);
+  const result: NavTopItem[] = [];
+  for (const item of items) {
+    if (item.kind === 'link') {
+      if (allowed(item.permission, granted)) result.push(item);
+      continue;
+    }
+    const entries: NavMenuEntry[] = [];
+    for (const entry of item.items) {
+      if (entry.kind === 'section') {
+        const links = entry.items.filter((l) => allowed(l.permission, granted));
+        if (links.length > 0) entries.push({ ...entry, items: links });
+      } else if (allowed(entry.permission, granted)) {
+        entries.push(entry);
+      }
+    }
+    if (entries.length > 0) result.push({ ...item, items: entries });
+  }
+  return result;
+}
+
+export interface SettingsLink {
+  label: string;
+  to: string;
+}
+
+/** The Settings menu: universal "view user", client "view user" and client "edit role". */
+export function settingsLinks(perms: PermissionSets | undefined): SettingsLink[] {
+  const links: SettingsLink[] = [];
+  if (perms?.universalPermissions.includes('view user')) {
+    links.push({ label: 'Manage Universal Users', to: '/users/universal' });
+  }
+  if (perms?.permissions.includes('view user')) links.push({ label: 'Manage Users', to: '/users/manage' });
+  if (perms?.permissions.includes('edit role')) links.push({ label: 'Manage Roles', to: '/users/roles' });
+  return links;
+}

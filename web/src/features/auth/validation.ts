@@ -1,0 +1,20 @@
+export const REQUIRED_MESSAGE = 'You must enter a value';
+export const INVALID_EMAIL_MESSAGE = 'Not a valid email';
+export const LOGIN_PASSWORD_MIN = 2;
+export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${LOGIN_PASSWORD_MIN} characters`;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/;
+
+export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value.trim());
+
+export function emailError(value: string): string | null {
+  if (value.trim() === '') return REQUIRED_MESSAGE;
+  if (!isValidEmail(value)) return INVALID_EMAIL_MESSAGE;
+  return null;
+}
+
+export function loginPasswordError(value: string): string | null {
+  if (value === '') return REQUIRED_MESSAGE;
+  if (value.length < LOGIN_PASSWORD_MIN) return PASSWORD_TOO_SHORT_MESSAGE;
+  return null;
+}

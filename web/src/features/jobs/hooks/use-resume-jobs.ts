@@ -1,0 +1,23 @@
+import { useEffect, useRef, useState } from 'react';
+import { useListJobs } from '@/api/gen';
+import { refreshPollJobsFlag, shouldResumeJobs, trackJob } from '@/lib/job-tracker';
+import { jobsToResume } from '../utils';
+
+/**
+ * At start-up (app load or client login): if the pollJobs flag is set, resume polling the current user's jobs
+ * created within the last hour that are active and not completed.
+ */
+export function useResumeJobs(userId: number | undefined): void {
+  const [resume] = useState(shouldResumeJobs);
+  const done = useRef(false);
+  const { data } = useListJobs({ query: { enabled: resume && userId !== undefined } });
+
+  useEffect(() => {
+    if (done.current || !data || userId === undefined) return;
+    done.current = true;
+    const jobs = jobsToResume(data, userId);
+    jobs.forEach(trackJob);
+    // Nothing left to resume: the persisted flag follows what is watched now.
+    refreshPollJobsFlag();
+  }, [data, userId]);
+}

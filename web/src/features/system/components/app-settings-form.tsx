@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useQueryClient } from '@tanstack/react-query';
+import { getGetAppSettingsQueryKey, useUpdateAppSettings } from '@/api/gen';
+import type { AppSettings } from '@/api/gen/model';
+import { notifySuccess } from '@/lib/notifications';
+
+/** Edits the client's app settings: client name and whether media is enabled. */
+export function AppSettingsForm({ settings }: { settings: AppSettings }) {
+  const queryClient = useQueryClient();
+  const [clientName, setClientName] = useState(settings.client_name);
+  const [mediaEnabled, setMediaEnabled] = useState(settings.mediaEnabled);
+  const update = useUpdateAppSettings({
+    mutation: {
+      meta: { errorMessage: 'Could not update app settings' },
+      onSuccess: (saved) => {
+        queryClient.setQueryData(getGetAppSettingsQueryKey(), saved);
+        notifySuccess('App settings saved');
+      },
+    },
+  });
+
+  const nameMissing = clientName.trim() === '';
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (nameMissing) return;
+    update.mutate({ id: settings.id, data: { client_name: clientName.trim(), mediaEnabled } });
+  };
+
+  return (
+    <Form onSubmit={onSubmit} noValidate className="app-settings-form">
+      <Form.Group className="mb-3" controlId="app-settings-client-name">
+        <Form.Label>Client name</Form.Label>
+        <Form.Control
+          value={clientName}
+          onChange={(e) => setClientName(e.target.value)}
+          isInvalid={nameMissing}
+          required
+        />
+        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
+      </Form.Group>
+      <Form.Group className="mb-3">
+        <Form.Check
+          type="switch"
+          id="app-settings-media-enabled"
+          label="Media enabled"
+          checked={mediaEnabled}
+          onChange={(e) => setMediaEnabled(e.target.checked)}
+        />
+      </Form.Group>
+      <p className="text-body-secondary small">Client short name: {settings.client_short}</p>
+      <Button type="submit" disabled={update.isPending || nameMissing}>
+        Save
+      </Button>
+    </Form>
+  );
+}

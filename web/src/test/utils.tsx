@@ -1,0 +1,41 @@
+import type { ReactElement, ReactNode } from 'react';
+import { render, type RenderOptions } from '@testing-library/react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { Snackbar } from '@/components/snackbar';
+import { createQueryClient } from '@/lib/query-client';
+
+export function jsonResponse(body: unknown, status = 200, statusText = ''): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    statusText,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
+}
+
+const base64Url = (value: unknown): string =>
+  btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** An unsigned JWT with the given payload (the client never checks signatures). */
+export const fakeJwt = (payload: Record<string, unknown>): string =>
+  `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url(payload)}.signature`;
+
+/** A QueryClient like the app's, without retries (tests should not wait for them). */
+export function testQueryClient(): QueryClient {
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return client;
+}
+
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', queryClient = testQueryClient(), ...options }: { route?: string; queryClient?: QueryClient } & RenderOptions = {},
+) {
+  const Wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+      <Snackbar />
+    </QueryClientProvider>
+  );
+  return { queryClient, ...render(ui, { wrapper: Wrapper, ...options }) };
+}

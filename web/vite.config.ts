@@ -1,0 +1,39 @@
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const API = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  // The api server serves dist/ on the same port with an SPA fallback: absolute asset paths.
+  base: '/',
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: {
+      '/api': { target: API, changeOrigin: false },
+      '/auth-api': { target: API, changeOrigin: false },
+      '/healthz': { target: API, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: API, changeOrigin: false },
+      '/auth-api': { target: API, changeOrigin: false },
+      '/healthz': { target: API, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
