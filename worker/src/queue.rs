@@ -31,12 +31,13 @@ impl JobQueue {
     }
 
     pub(crate) fn with_connection(conn: ConnectionManager, queue: &str) -> Self {
-        // A worker that dies mid-job stops sending heartbeats; after three missed ones (15 s) its jobs are
-        // handed to another worker.
+        // An idle apalis worker looks for new messages on each heartbeat, so the beat sets how soon a queued job
+        // starts (the UI polls every second). A worker that dies mid-job stops beating; after 15 missed beats
+        // its jobs are handed to another worker.
         let config = Config::default()
             .queue(queue)
-            .heartbeat_interval(Duration::from_secs(5))
-            .missed_heartbeats(3);
+            .heartbeat_interval(Duration::from_secs(1))
+            .missed_heartbeats(15);
         Self {
             storage: RedisStorage::new(conn).with_config(config),
         }
