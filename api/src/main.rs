@@ -88,12 +88,7 @@ enum UsersCommand {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .json()
-        .init();
+    worker::init_tracing();
     let cli = Cli::parse();
     let command = match cli.command {
         Some(c) => c,

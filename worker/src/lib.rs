@@ -19,3 +19,13 @@ pub use row::{JobResult, JobRow};
 
 /// After this many attempts a job that keeps failing is marked done and unsuccessful.
 pub const MAX_ATTEMPTS: i32 = 4;
+
+/// Structured JSON logs for the api and worker processes; `RUST_LOG` filters them (default `info`).
+pub fn init_tracing() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .json()
+        .init();
+}

@@ -30,12 +30,7 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .json()
-        .init();
+    worker::init_tracing();
     let args = Args::parse();
     let pool_size = u32::try_from(args.concurrency.max(1) * 2).unwrap_or(8);
     let tenancy = Tenancy::connect(&args.database_url, pool_size).await?;

@@ -196,16 +196,20 @@ impl TestApp {
             .header("client-id", session.client.id.to_string())
     }
 
+    /// GET as the web client sends it, answered with JSON.
+    pub async fn get_json(&self, path: &str, session: &Session) -> Value {
+        self.api(Method::GET, path, session)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     pub async fn wait_for_job(&self, session: &Session, id: i64) -> Value {
         for _ in 0..150 {
-            let job: Value = self
-                .api(Method::GET, &format!("/api/jobs/{id}/"), session)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let job = self.get_json(&format!("/api/jobs/{id}/"), session).await;
             if job["completed"] == json!(true) {
                 return job;
             }
