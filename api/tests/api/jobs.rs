@@ -188,3 +188,65 @@ async fn an_unknown_job_is_a_json_404() {
         .unwrap();
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_job_that_fails_for_a_passing_reason_is_retried_with_backoff_and_then_succeeds() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    seed_lists(&app, &client).await;
+    // Break the client's schema so the first attempt fails with a database error.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("alter table crm_lists rename to crm_lists_away")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    let worker = app.start_worker().await;
+    let queued: Value = app
+        .api(Method::POST, "/api/crm-list/recount", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = queued["id"].as_i64().unwrap();
+
+    // Wait for the failed first attempt: the row goes back to queued with the error and one attempt counted.
+    let mut first_failure = None;
+    for _ in 0..100 {
+        let mut tx = app.tenancy.begin(&client).await.unwrap();
+        let row = worker::JobRow::find(&mut tx, id).await.unwrap().unwrap();
+        if row.attempts >= 1 && row.error.is_some() {
+            first_failure = Some(row);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let first_failure = first_failure.expect("the first attempt failed");
+    assert_eq!(first_failure.status, "queued");
+    assert!(first_failure.error.unwrap().contains("crm_lists"));
+
+    // Mend the schema; the retry (after its backoff) succeeds.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("alter table crm_lists_away rename to crm_lists")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let done = app.wait_for_job(&session, id).await;
+    assert_eq!(done["success"], true);
+    assert_eq!(done["error"], Value::Null);
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    assert!(
+        worker::JobRow::find(&mut tx, id)
+            .await
+            .unwrap()
+            .unwrap()
+            .attempts
+            >= 2
+    );
+    worker.stop().await;
+}
