@@ -4,6 +4,8 @@
 pub mod auth;
 pub mod health;
 pub mod jobs;
+pub mod lists;
+pub mod origin_codes;
 pub mod settings;
 
 use poem_openapi::{OpenApiService, Tags};
@@ -16,6 +18,8 @@ pub enum ApiTags {
     Settings,
     /// Background jobs of the current client
     Jobs,
+    /// CRM lists and contact origin codes
+    Lists,
     /// Service health
     Health,
 }
@@ -24,13 +28,22 @@ pub type Apis = (
     auth::AuthApi,
     settings::SettingsApi,
     jobs::JobsApi,
+    lists::ListsApi,
+    origin_codes::OriginCodesApi,
     health::HealthApi,
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (auth::AuthApi, settings::SettingsApi, jobs::JobsApi, health::HealthApi),
+        (
+            auth::AuthApi,
+            settings::SettingsApi,
+            jobs::JobsApi,
+            lists::ListsApi,
+            origin_codes::OriginCodesApi,
+            health::HealthApi,
+        ),
         "Compass",
         env!("CARGO_PKG_VERSION"),
     )

@@ -7,5 +7,6 @@ mod helpers;
 mod auth;
 mod conventions;
 mod jobs;
+mod lists;
 mod settings;
 mod tenancy_isolation;

@@ -1,0 +1,286 @@
+use super::origin_codes::OriginCode;
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+use tenancy::TenantTx;
+
+pub struct ListsApi;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum ListKind {
+    /// Members are the contacts whose origin code is one of the list's codes.
+    Query,
+    /// Members were uploaded from a file.
+    Upload,
+}
+
+#[derive(Debug, Object)]
+pub struct CrmList {
+    pub id: i64,
+    pub name: String,
+    pub count: i32,
+    pub created: DateTime<Utc>,
+    pub kind: ListKind,
+    #[oai(rename = "originCodes")]
+    pub origin_codes: Vec<OriginCode>,
+}
+
+#[derive(Debug, Object)]
+pub struct CreateCrmList {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    /// Origin code ids; the list holds the contacts with any of them.
+    #[oai(rename = "originCodes", validator(max_items = 500))]
+    pub origin_codes: Vec<i64>,
+}
+
+#[derive(ApiResponse)]
+pub enum Created {
+    #[oai(status = 201)]
+    Created(Json<CrmList>),
+}
+
+#[derive(ApiResponse)]
+pub enum Deleted {
+    #[oai(status = 204)]
+    Deleted,
+}
+
+#[derive(ApiResponse)]
+pub enum CsvDownload {
+    /// The members as CSV: Email, First, Last, Origin code.
+    #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
+    Csv(
+        PlainText<String>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+#[derive(sqlx::FromRow)]
+struct ListRow {
+    id: i64,
+    name: String,
+    count: i32,
+    created: DateTime<Utc>,
+    kind: String,
+    origin_codes: sqlx::types::Json<Vec<(i64, String)>>,
+}
+
+impl From<ListRow> for CrmList {
+    fn from(row: ListRow) -> Self {
+        Self {
+            id: row.id,
+            name: row.name,
+            count: row.count,
+            created: row.created,
+            kind: if row.kind == "upload" {
+                ListKind::Upload
+            } else {
+                ListKind::Query
+            },
+            origin_codes: row
+                .origin_codes
+                .0
+                .into_iter()
+                .map(|(id, name)| OriginCode {
+                    id,
+                    label: name.clone(),
+                    name,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Lists with their origin codes; `id` filters to one list when given.
+async fn fetch_lists(tx: &mut TenantTx, id: Option<i64>) -> Result<Vec<CrmList>, ApiError> {
+    let rows = sqlx::query_as::<_, ListRow>(
+        "select l.id, l.name, l.count, l.created, l.kind,
+                coalesce((select json_agg(json_build_array(o.id, o.name) order by o.name)
+                          from origin_codes o where o.id = any (l.origin_code_ids)), '[]') as origin_codes
+         from crm_lists l where $1::bigint is null or l.id = $1
+         order by l.created desc, l.id desc",
+    )
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(CrmList::from).collect())
+}
+
+async fn fetch_list(tx: &mut TenantTx, id: i64) -> Result<CrmList, ApiError> {
+    fetch_lists(tx, Some(id))
+        .await?
+        .pop()
+        .ok_or_else(|| ApiError::NotFound("List not found".to_owned()))
+}
+
+#[OpenApi(tag = "ApiTags::Lists")]
+impl ListsApi {
+    /// All CRM lists of the current client, newest first.
+    #[oai(path = "/api/crm-list", method = "get", operation_id = "listCrmLists")]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<CrmList>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let lists = fetch_lists(&mut tx, None).await?;
+        tx.commit().await?;
+        Ok(Json(lists))
+    }
+
+    /// Creates a query list: the contacts whose origin code is one of `originCodes`. Its count is computed now.
+    #[oai(
+        path = "/api/crm-list",
+        method = "post",
+        operation_id = "createCrmList"
+    )]
+    async fn create(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: Json<CreateCrmList>,
+    ) -> Result<Created, ApiError> {
+        let name = body.0.name.trim();
+        if name.is_empty() {
+            return Err(ApiError::BadRequest("List name is required".to_owned()));
+        }
+        if body.0.origin_codes.is_empty() {
+            return Err(ApiError::BadRequest(
+                "Choose at least one origin code".to_owned(),
+            ));
+        }
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let known: i64 =
+            sqlx::query_scalar("select count(*) from origin_codes where id = any ($1)")
+                .bind(&body.0.origin_codes)
+                .fetch_one(&mut *tx)
+                .await?;
+        let mut wanted = body.0.origin_codes.clone();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if known != wanted.len() as i64 {
+            return Err(ApiError::BadRequest("Unknown origin code".to_owned()));
+        }
+        let id: i64 = sqlx::query_scalar(
+            "insert into crm_lists (name, kind, origin_code_ids, count)
+             values ($1, 'query', $2,
+                     (select count(*) from contacts where origin_code_id = any ($2))::integer)
+             returning id",
+        )
+        .bind(name)
+        .bind(&wanted)
+        .fetch_one(&mut *tx)
+        .await?;
+        let list = fetch_list(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(Created::Created(Json(list)))
+    }
+
+    /// One list.
+    #[oai(
+        path = "/api/crm-list/:id",
+        method = "get",
+        operation_id = "getCrmList"
+    )]
+    async fn get(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<CrmList>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let list = fetch_list(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(list))
+    }
+
+    /// Deletes a list (its contacts stay).
+    #[oai(
+        path = "/api/crm-list/:id",
+        method = "delete",
+        operation_id = "deleteCrmList"
+    )]
+    async fn delete(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let gone = sqlx::query("delete from crm_lists where id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 0 {
+            return Err(ApiError::NotFound("List not found".to_owned()));
+        }
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// The list's members as CSV.
+    #[oai(
+        path = "/api/crm-list/:id/download",
+        method = "get",
+        operation_id = "downloadCrmList"
+    )]
+    async fn download(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<CsvDownload, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let list = fetch_list(&mut tx, id.0).await?;
+        let members: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
+            "select c.email, c.first_name, c.last_name, o.name
+             from crm_lists l
+             join contacts c on (l.kind = 'query' and c.origin_code_id = any (l.origin_code_ids))
+                             or (l.kind = 'upload' and exists (
+                                 select 1 from crm_list_members m where m.list_id = l.id and m.contact_id = c.id))
+             left join origin_codes o on o.id = c.origin_code_id
+             where l.id = $1
+             order by c.email",
+        )
+        .bind(id.0)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let mut out = csv::Writer::from_writer(Vec::new());
+        let write = |out: &mut csv::Writer<Vec<u8>>, row: [&str; 4]| {
+            out.write_record(row).map_err(ApiError::internal)
+        };
+        write(&mut out, ["Email", "First", "Last", "Origin code"])?;
+        for (email, first, last, code) in &members {
+            write(
+                &mut out,
+                [email, first, last, code.as_deref().unwrap_or("")],
+            )?;
+        }
+        let bytes = out.into_inner().map_err(ApiError::internal)?;
+        let body = String::from_utf8(bytes).map_err(ApiError::internal)?;
+        let file: String = list
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == ' ' || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        Ok(CsvDownload::Csv(
+            PlainText(body),
+            format!("attachment; filename=\"{file}.csv\""),
+        ))
+    }
+}

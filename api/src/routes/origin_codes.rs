@@ -1,0 +1,91 @@
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+pub struct OriginCodesApi;
+
+/// A contact origin code: how a person first entered the file.
+#[derive(Debug, Clone, Object, sqlx::FromRow)]
+pub struct OriginCode {
+    pub id: i64,
+    pub name: String,
+    /// Same as name; select widgets read `label`.
+    pub label: String,
+}
+
+#[derive(Debug, Object)]
+pub struct OriginCodeName {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+}
+
+#[OpenApi(tag = "ApiTags::Lists")]
+impl OriginCodesApi {
+    /// Origin codes whose name contains `q` (all when absent), at most 50, by name.
+    #[oai(
+        path = "/api/external-origin-code/search",
+        method = "get",
+        operation_id = "searchOriginCodes"
+    )]
+    async fn search(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        q: Query<Option<String>>,
+    ) -> Result<Json<Vec<OriginCode>>, ApiError> {
+        let pattern = format!("%{}%", escape_like(q.0.as_deref().unwrap_or("").trim()));
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let codes = sqlx::query_as::<_, OriginCode>(
+            "select id, name, name as label from origin_codes where name ilike $1 escape '\\' order by name limit 50",
+        )
+        .bind(pattern)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(codes))
+    }
+
+    /// The origin code with this name, created when missing.
+    #[oai(
+        path = "/api/external-origin-code/get-or-create-crm",
+        method = "post",
+        operation_id = "getOrCreateOriginCode"
+    )]
+    async fn get_or_create(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: Json<OriginCodeName>,
+    ) -> Result<Json<OriginCode>, ApiError> {
+        let name = body.0.name.trim();
+        if name.is_empty() {
+            return Err(ApiError::BadRequest(
+                "Origin code name is required".to_owned(),
+            ));
+        }
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        // The no-op update makes `returning` give the row whether it was inserted or already there.
+        let code = sqlx::query_as::<_, OriginCode>(
+            "insert into origin_codes (name) values ($1)
+             on conflict (name) do update set name = excluded.name
+             returning id, name, name as label",
+        )
+        .bind(name)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(code))
+    }
+}
+
+/// Makes `%`, `_` and `\` in user input match themselves in a LIKE pattern.
+fn escape_like(raw: &str) -> String {
+    raw.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
