@@ -63,17 +63,17 @@ const productRoutes: RouteObject[] = [
   placeholder('media', { title: 'Media' }),
   placeholder('email-analytics', { title: 'Email Analytics' }),
   { path: 'system', lazy: () => import('./routes/system') },
-  placeholder('crm-lists', { title: 'Lists', crumbs: crm(LISTS), notice: 'CRM lists are not available yet.' }),
-  placeholder('crm-list-add', {
-    title: 'Create List',
-    crumbs: crm(LISTS, 'Create List'),
-    notice: 'Creating CRM lists is not available yet.',
-  }),
-  placeholder('crm-list-detail/:id', {
-    title: 'List',
-    crumbs: crm(LISTS, 'List'),
-    notice: 'CRM list details are not available yet.',
-  }),
+  { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },
+  {
+    path: 'crm-list-add',
+    handle: { title: 'Create List', crumbs: crm(LISTS, 'Create List') },
+    lazy: () => import('./routes/crm/list-add'),
+  },
+  {
+    path: 'crm-list-detail/:id',
+    handle: { title: 'List', crumbs: crm(LISTS, 'List') },
+    lazy: () => import('./routes/crm/list-detail'),
+  },
   placeholder('crm-mailings', {
     title: 'Mailings',
     crumbs: crm(MAILINGS),

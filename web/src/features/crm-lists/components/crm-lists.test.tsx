@@ -1,0 +1,145 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { CrmList } from '@/api/gen/model';
+import { clearSnacks } from '@/lib/notifications';
+import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { CrmListAddForm } from './crm-list-add-form';
+import { CrmListDetail } from './crm-list-detail';
+import { CrmListsTable } from './crm-lists-table';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+const LIST: CrmList = {
+  id: 7,
+  name: 'Big donors',
+  count: 1234567,
+  created: '2026-03-04T10:20:30Z',
+  kind: 'query',
+  originCodes: [{ id: 4, name: 'Rally 2024', label: 'Rally 2024' }],
+};
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+});
+afterEach(() => act(() => clearSnacks()));
+
+function Location() {
+  return <div data-testid="location">{useLocation().pathname}</div>;
+}
+
+describe('CrmListsTable', () => {
+  it('links each name to its detail page and formats count and date in the browser locale', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([LIST]));
+    renderWithProviders(<CrmListsTable />);
+    const link = await screen.findByRole('link', { name: 'Big donors' });
+    expect(link).toHaveAttribute('href', '/crm-list-detail/7');
+    const row = link.closest('tr')!;
+    expect(within(row).getByText((1234567).toLocaleString())).toBeInTheDocument();
+    expect(within(row).getByText(new Date(LIST.created).toLocaleDateString())).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/crm-list');
+  });
+
+  it('says so when there are no lists', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([]));
+    renderWithProviders(<CrmListsTable />);
+    expect(await screen.findByText('No lists yet.')).toBeInTheDocument();
+  });
+});
+
+describe('CrmListAddForm', () => {
+  it('creates a query list, announces it and opens its detail page', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url.startsWith('/api/external-origin-code/search')) return Promise.resolve(jsonResponse(LIST.originCodes));
+      if (url === '/api/crm-list' && init?.method === 'POST') return Promise.resolve(jsonResponse(LIST, 201));
+      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
+    });
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/crm-list-add" element={<CrmListAddForm />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Location />
+      </>,
+      { route: '/crm-list-add' },
+    );
+    const submit = screen.getByRole('button', { name: 'Create List' });
+    expect(screen.getByRole('radio', { name: 'Query' })).toBeChecked();
+    expect(submit).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('List name'), 'Big donors');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Origin codes' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Rally 2024' }));
+    expect(submit).toBeEnabled();
+    await userEvent.click(submit);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-list-detail/7'));
+    expect(await screen.findByText('List created')).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(JSON.parse(String(post[1]!.body))).toEqual({ name: 'Big donors', originCodes: [4] });
+  });
+
+  it('shows a note and keeps submit disabled for Upload File', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([]));
+    renderWithProviders(<CrmListAddForm />);
+    await userEvent.type(screen.getByLabelText('List name'), 'Uploaded');
+    await userEvent.click(screen.getByRole('radio', { name: 'Upload File' }));
+    expect(screen.getByText('Uploading a file is not available yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Origin codes' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create List' })).toBeDisabled();
+  });
+});
+
+describe('CrmListDetail', () => {
+  it('shows the list, exports it as "<name>.csv" and deletes it after confirmation', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url === '/api/crm-list/7' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
+      if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
+      if (url === '/api/crm-list/7/download')
+        return Promise.resolve(new Response('Email\na@b.c\n', { headers: { 'Content-Type': 'text/csv; charset=utf-8' } }));
+      return Promise.resolve(jsonResponse([]));
+    });
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:list');
+    const { createObjectURL: realCreate, revokeObjectURL: realRevoke } = URL;
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    onTestFinished(() => {
+      URL.createObjectURL = realCreate;
+      URL.revokeObjectURL = realRevoke;
+    });
+    let downloaded = '';
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloaded = this.download;
+    });
+    onTestFinished(() => click.mockRestore());
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/crm-list-detail/7" element={<CrmListDetail id={7} />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Location />
+      </>,
+      { route: '/crm-list-detail/7' },
+    );
+    expect(await screen.findByRole('heading', { name: 'Big donors' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'breadcrumb' })).toHaveTextContent('CRMListsBig donors');
+    expect(screen.getByText((1234567).toLocaleString())).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(downloaded).toBe('Big donors.csv'));
+    const blob = createObjectURL.mock.calls[0][0];
+    expect(blob.type).toBe('text/csv');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm delete' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-lists'));
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/crm-list/7' && init?.method === 'DELETE')).toBe(
+      true,
+    );
+  });
+});
