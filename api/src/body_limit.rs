@@ -8,12 +8,25 @@ use poem::{Body, Endpoint, Middleware, Request, Result};
 
 pub struct BodyLimit {
     max_bytes: usize,
+    max_upload_bytes: usize,
 }
 
 impl BodyLimit {
-    pub fn new(max_bytes: usize) -> Self {
-        Self { max_bytes }
+    /// `max_bytes` for ordinary bodies, `max_upload_bytes` for the file-upload operations.
+    pub fn new(max_bytes: usize, max_upload_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            max_upload_bytes,
+        }
     }
+}
+
+/// The operations that take files: their bodies go to a temp file, not memory.
+fn is_upload(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    path == "/api/crm-list/upload"
+        || path == "/api/contacts/ngp-import"
+        || path == "/api/imports/contacts"
 }
 
 impl<E: Endpoint> Middleware<E> for BodyLimit {
@@ -23,6 +36,7 @@ impl<E: Endpoint> Middleware<E> for BodyLimit {
         BodyLimitEndpoint {
             inner,
             max_bytes: self.max_bytes,
+            max_upload_bytes: self.max_upload_bytes,
         }
     }
 }
@@ -30,6 +44,7 @@ impl<E: Endpoint> Middleware<E> for BodyLimit {
 pub struct BodyLimitEndpoint<E> {
     inner: E,
     max_bytes: usize,
+    max_upload_bytes: usize,
 }
 
 fn too_large() -> poem::Error {
@@ -40,12 +55,17 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
     type Output = E::Output;
 
     async fn call(&self, mut req: Request) -> Result<Self::Output> {
+        let max = if is_upload(req.uri().path()) {
+            self.max_upload_bytes
+        } else {
+            self.max_bytes
+        };
         let declared = req
             .headers()
             .get(CONTENT_LENGTH)
             .map(|v| v.to_str().ok().and_then(|s| s.parse::<u64>().ok()));
         match declared {
-            Some(Some(len)) if len > self.max_bytes as u64 => return Err(too_large()),
+            Some(Some(len)) if len > max as u64 => return Err(too_large()),
             Some(Some(_)) => {}
             Some(None) => {
                 return Err(ApiError::BadRequest("Invalid Content-Length header".to_owned()).into())
@@ -54,7 +74,7 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
                 // A chunked body: read no more than the limit, then hand the bytes on.
                 let bytes = req
                     .take_body()
-                    .into_bytes_limit(self.max_bytes)
+                    .into_bytes_limit(max)
                     .await
                     .map_err(|_| too_large())?;
                 req.set_body(Body::from_bytes(bytes));

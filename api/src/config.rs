@@ -36,6 +36,9 @@ pub struct Settings {
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = 2 * 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// Largest accepted file upload, in bytes.
+    #[arg(long, env = "MAX_UPLOAD_BYTES", default_value_t = 200 * 1024 * 1024)]
+    pub max_upload_bytes: usize,
     #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
     pub database_pool_size: u32,
 }

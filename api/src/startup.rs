@@ -94,7 +94,10 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
     let service = routes::service();
     let spec = service.spec_endpoint();
     let docs = service.swagger_ui();
-    let api = Arc::new(service.with(BodyLimit::new(settings.max_body_bytes)));
+    let api = Arc::new(service.with(BodyLimit::new(
+        settings.max_body_bytes,
+        settings.max_upload_bytes,
+    )));
 
     let index = settings.web_dist.join("index.html");
     let spa = if index.is_file() {

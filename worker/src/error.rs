@@ -10,6 +10,11 @@ pub enum JobError {
     Queue(String),
     #[error("unknown job command {0:?}")]
     UnknownCommand(String),
+    /// The uploaded file cannot be imported; the message is for the user.
+    #[error("{0}")]
+    BadFile(String),
+    #[error("file error: {0}")]
+    Io(String),
     #[error("bad job payload: {0}")]
     Payload(#[from] serde_json::Error),
 }

@@ -5,6 +5,7 @@
 //! ignores a message whose row is already done.
 
 mod error;
+pub mod import;
 mod kinds;
 mod pool;
 mod queue;

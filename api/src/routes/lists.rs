@@ -260,10 +260,9 @@ impl ListsApi {
         };
         write(&mut out, ["Email", "First", "Last", "Origin code"])?;
         for (email, first, last, code) in &members {
-            write(
-                &mut out,
-                [email, first, last, code.as_deref().unwrap_or("")],
-            )?;
+            let cells = [email.as_str(), first, last, code.as_deref().unwrap_or("")]
+                .map(neutralise_formula);
+            write(&mut out, [&cells[0], &cells[1], &cells[2], &cells[3]])?;
         }
         let bytes = out.into_inner().map_err(ApiError::internal)?;
         let body = String::from_utf8(bytes).map_err(ApiError::internal)?;
@@ -282,5 +281,32 @@ impl ListsApi {
             PlainText(body),
             format!("attachment; filename=\"{file}.csv\""),
         ))
+    }
+}
+
+/// Spreadsheet programs run cells that start with = + - @ (or a tab or carriage return) as formulas; a leading
+/// apostrophe makes them plain text (OWASP's advice against CSV injection).
+fn neutralise_formula(cell: &str) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::neutralise_formula;
+
+    #[test]
+    fn cells_that_spreadsheets_would_run_are_made_text() {
+        assert_eq!(
+            neutralise_formula("=HYPERLINK(\"x\")"),
+            "'=HYPERLINK(\"x\")"
+        );
+        assert_eq!(neutralise_formula("+1"), "'+1");
+        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(neutralise_formula("-2"), "'-2");
+        assert_eq!(neutralise_formula("Ann"), "Ann");
     }
 }

@@ -2,7 +2,9 @@
 //! client's hook names come from them.
 
 pub mod auth;
+pub mod contacts;
 pub mod health;
+pub mod imports;
 pub mod jobs;
 pub mod lists;
 pub mod origin_codes;
@@ -18,8 +20,10 @@ pub enum ApiTags {
     Settings,
     /// Background jobs of the current client
     Jobs,
-    /// CRM lists and contact origin codes
+    /// CRM lists, contact origin codes and imports
     Lists,
+    /// Contacts
+    Contacts,
     /// Service health
     Health,
 }
@@ -29,7 +33,9 @@ pub type Apis = (
     settings::SettingsApi,
     jobs::JobsApi,
     lists::ListsApi,
+    imports::ImportsApi,
     origin_codes::OriginCodesApi,
+    contacts::ContactsApi,
     health::HealthApi,
 );
 
@@ -41,7 +47,9 @@ pub fn service() -> OpenApiService<Apis, ()> {
             settings::SettingsApi,
             jobs::JobsApi,
             lists::ListsApi,
+            imports::ImportsApi,
             origin_codes::OriginCodesApi,
+            contacts::ContactsApi,
             health::HealthApi,
         ),
         "Compass",

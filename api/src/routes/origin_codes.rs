@@ -18,6 +18,17 @@ pub struct OriginCode {
     pub label: String,
 }
 
+/// An origin code with the number of contacts that first arrived through it.
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct OriginCodeCount {
+    pub id: i64,
+    pub name: String,
+    pub label: String,
+    #[oai(rename = "contactCount")]
+    pub contact_count: i64,
+    pub created: chrono::DateTime<chrono::Utc>,
+}
+
 #[derive(Debug, Object)]
 pub struct OriginCodeName {
     #[oai(validator(min_length = 1, max_length = 200))]
@@ -44,6 +55,29 @@ impl OriginCodesApi {
             "select id, name, name as label from origin_codes where name ilike $1 escape '\\' order by name limit 50",
         )
         .bind(pattern)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(codes))
+    }
+
+    /// Every origin code with its contact count, largest first.
+    #[oai(
+        path = "/api/external-origin-code",
+        method = "get",
+        operation_id = "listOriginCodes"
+    )]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<OriginCodeCount>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let codes = sqlx::query_as::<_, OriginCodeCount>(
+            "select o.id, o.name, o.name as label, count(c.id) as contact_count, o.created
+             from origin_codes o left join contacts c on c.origin_code_id = o.id
+             group by o.id order by contact_count desc, o.name",
+        )
         .fetch_all(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -58,6 +58,7 @@ pub async fn spawn_app() -> TestApp {
         provider_name: "Test Agency".into(),
         google_client_id: None,
         max_body_bytes: 64 * 1024,
+        max_upload_bytes: 4 * 1024 * 1024,
         database_pool_size: 8,
     };
     let app = Application::build(settings).await.expect("api builds");
@@ -205,6 +206,43 @@ impl TestApp {
             .json()
             .await
             .unwrap()
+    }
+
+    /// Posts `bytes` as the multipart field `file`, as the browser's file picker does.
+    pub async fn upload(
+        &self,
+        path: &str,
+        session: &Session,
+        filename: &str,
+        bytes: Vec<u8>,
+    ) -> Response {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name(filename.to_owned());
+        let form = reqwest::multipart::Form::new().part("file", part);
+        self.api(Method::POST, path, session)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Uploads and waits for the import job; returns the finished job.
+    pub async fn import(
+        &self,
+        path: &str,
+        session: &Session,
+        filename: &str,
+        bytes: Vec<u8>,
+    ) -> Value {
+        let response = self.upload(path, session, filename, bytes).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::ACCEPTED,
+            "{:?}",
+            response.text().await
+        );
+        let job: Value = response.json().await.unwrap();
+        self.wait_for_job(session, job["id"].as_i64().unwrap())
+            .await
     }
 
     pub async fn wait_for_job(&self, session: &Session, id: i64) -> Value {

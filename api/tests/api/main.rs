@@ -4,6 +4,8 @@
 
 mod helpers;
 
+mod imports;
+
 mod auth;
 mod conventions;
 mod jobs;

@@ -1,4 +1,5 @@
 export * from './auth/auth.ts';
+export * from './contacts/contacts.ts';
 export * from './health/health.ts';
 export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';

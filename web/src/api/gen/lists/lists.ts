@@ -28,9 +28,17 @@ import type {
   CreateCrmList,
   CrmList,
   ErrorMessage,
+  ImportContactsBody,
+  ImportField,
+  ImportNgpListBody,
+  ImportNgpListParams,
+  Job,
   OriginCode,
+  OriginCodeCount,
   OriginCodeName,
-  SearchOriginCodesParams
+  SearchOriginCodesParams,
+  UploadCrmListBody,
+  UploadCrmListParams
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -516,7 +524,354 @@ export function useDownloadCrmList<TData = Awaited<ReturnType<typeof downloadCrm
 
 
 
-export const getSearchOriginCodesUrl = (params?: SearchOriginCodesParams,) => {
+export const getUploadCrmListUrl = (params: UploadCrmListParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/crm-list/upload?${stringifiedParams}` : `/api/crm-list/upload`
+}
+
+/**
+ * @summary Uploads a file into a new CRM list; the import runs as a job.
+ */
+export const uploadCrmList = async (uploadCrmListBody: UploadCrmListBody,
+    params: UploadCrmListParams, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, uploadCrmListBody.file);
+
+  return customFetch<Job>(getUploadCrmListUrl(params),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getUploadCrmListMutationKey = () => ['uploadCrmList'] as const;
+
+export const getUploadCrmListMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadCrmList>>, TError,UploadCrmListMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadCrmList>>, TError,UploadCrmListMutationVariables, TContext> => {
+
+const mutationKey = getUploadCrmListMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadCrmList>>, UploadCrmListMutationVariables> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  uploadCrmList(data,params,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadCrmListMutationResult = NonNullable<Awaited<ReturnType<typeof uploadCrmList>>>
+    export type UploadCrmListMutationBody = BodyType<UploadCrmListBody>
+    export type UploadCrmListMutationError = ErrorType<ErrorMessage>
+    export type UploadCrmListMutationVariables = {data: BodyType<UploadCrmListBody>;params: UploadCrmListParams}
+
+    /**
+ * @summary Uploads a file into a new CRM list; the import runs as a job.
+ */
+export const useUploadCrmList = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadCrmList>>, TError,UploadCrmListMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof uploadCrmList>>,
+        TError,
+        UploadCrmListMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUploadCrmListMutationOptions(options), queryClient);
+    }
+    export const getImportNgpListUrl = (params?: ImportNgpListParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/contacts/ngp-import?${stringifiedParams}` : `/api/contacts/ngp-import`
+}
+
+/**
+ * @summary Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
+`days`, only contacts created within that many days.
+ */
+export const importNgpList = async (importNgpListBody: ImportNgpListBody,
+    params?: ImportNgpListParams, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, importNgpListBody.file);
+
+  return customFetch<Job>(getImportNgpListUrl(params),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getImportNgpListMutationKey = () => ['importNgpList'] as const;
+
+export const getImportNgpListMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importNgpList>>, TError,ImportNgpListMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importNgpList>>, TError,ImportNgpListMutationVariables, TContext> => {
+
+const mutationKey = getImportNgpListMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importNgpList>>, ImportNgpListMutationVariables> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  importNgpList(data,params,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportNgpListMutationResult = NonNullable<Awaited<ReturnType<typeof importNgpList>>>
+    export type ImportNgpListMutationBody = BodyType<ImportNgpListBody>
+    export type ImportNgpListMutationError = ErrorType<ErrorMessage>
+    export type ImportNgpListMutationVariables = {data: BodyType<ImportNgpListBody>;params?: ImportNgpListParams}
+
+    /**
+ * @summary Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
+`days`, only contacts created within that many days.
+ */
+export const useImportNgpList = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importNgpList>>, TError,ImportNgpListMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importNgpList>>,
+        TError,
+        ImportNgpListMutationVariables,
+        TContext
+      > => {
+      return useMutation(getImportNgpListMutationOptions(options), queryClient);
+    }
+    export const getListImportFieldsUrl = () => {
+
+
+
+
+  return `/api/imports/fields`
+}
+
+/**
+ * @summary The fields a file column can be mapped to.
+ */
+export const listImportFields = async ( options?: Parameters<typeof customFetch>[1]): Promise<ImportField[]> => {
+
+  return customFetch<ImportField[]>(getListImportFieldsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListImportFieldsQueryKey = () => {
+    return [
+    `/api/imports/fields`
+    ] as const;
+    }
+
+
+export const getListImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListImportFieldsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listImportFields>>> = ({ signal }) => listImportFields({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListImportFieldsQueryResult = NonNullable<Awaited<ReturnType<typeof listImportFields>>>
+export type ListImportFieldsQueryError = ErrorType<unknown>
+
+
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The fields a file column can be mapped to.
+ */
+
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListImportFieldsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getImportContactsUrl = () => {
+
+
+
+
+  return `/api/imports/contacts`
+}
+
+/**
+ * @summary Imports contacts from a file whose columns the user mapped to fields.
+ */
+export const importContacts = async (importContactsBody: ImportContactsBody, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, importContactsBody.file);
+formData.append(`mapping`, importContactsBody.mapping);
+if(importContactsBody.originCode !== undefined) {
+ formData.append(`originCode`, importContactsBody.originCode);
+ }
+
+  return customFetch<Job>(getImportContactsUrl(),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getImportContactsMutationKey = () => ['importContacts'] as const;
+
+export const getImportContactsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContacts>>, TError,ImportContactsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importContacts>>, TError,ImportContactsMutationVariables, TContext> => {
+
+const mutationKey = getImportContactsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importContacts>>, ImportContactsMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  importContacts(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportContactsMutationResult = NonNullable<Awaited<ReturnType<typeof importContacts>>>
+    export type ImportContactsMutationBody = BodyType<ImportContactsBody>
+    export type ImportContactsMutationError = ErrorType<ErrorMessage>
+    export type ImportContactsMutationVariables = {data: BodyType<ImportContactsBody>}
+
+    /**
+ * @summary Imports contacts from a file whose columns the user mapped to fields.
+ */
+export const useImportContacts = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContacts>>, TError,ImportContactsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importContacts>>,
+        TError,
+        ImportContactsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getImportContactsMutationOptions(options), queryClient);
+    }
+    export const getSearchOriginCodesUrl = (params?: SearchOriginCodesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -612,6 +967,106 @@ export function useSearchOriginCodes<TData = Awaited<ReturnType<typeof searchOri
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getSearchOriginCodesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListOriginCodesUrl = () => {
+
+
+
+
+  return `/api/external-origin-code`
+}
+
+/**
+ * @summary Every origin code with its contact count, largest first.
+ */
+export const listOriginCodes = async ( options?: Parameters<typeof customFetch>[1]): Promise<OriginCodeCount[]> => {
+
+  return customFetch<OriginCodeCount[]>(getListOriginCodesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListOriginCodesQueryKey = () => {
+    return [
+    `/api/external-origin-code`
+    ] as const;
+    }
+
+
+export const getListOriginCodesQueryOptions = <TData = Awaited<ReturnType<typeof listOriginCodes>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOriginCodesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOriginCodes>>> = ({ signal }) => listOriginCodes({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListOriginCodesQueryResult = NonNullable<Awaited<ReturnType<typeof listOriginCodes>>>
+export type ListOriginCodesQueryError = ErrorType<ErrorMessage>
+
+
+export function useListOriginCodes<TData = Awaited<ReturnType<typeof listOriginCodes>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listOriginCodes>>,
+          TError,
+          Awaited<ReturnType<typeof listOriginCodes>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListOriginCodes<TData = Awaited<ReturnType<typeof listOriginCodes>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listOriginCodes>>,
+          TError,
+          Awaited<ReturnType<typeof listOriginCodes>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListOriginCodes<TData = Awaited<ReturnType<typeof listOriginCodes>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Every origin code with its contact count, largest first.
+ */
+
+export function useListOriginCodes<TData = Awaited<ReturnType<typeof listOriginCodes>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listOriginCodes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListOriginCodesQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

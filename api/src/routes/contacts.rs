@@ -1,0 +1,165 @@
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+pub struct ContactsApi;
+
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct Contact {
+    pub id: i64,
+    pub email: String,
+    #[oai(rename = "firstName")]
+    pub first_name: String,
+    #[oai(rename = "lastName")]
+    pub last_name: String,
+    pub phone: Option<String>,
+    pub vanid: Option<i64>,
+    /// subscribed, unsubscribed or bounced
+    pub subscription: String,
+    #[oai(rename = "originCodeId")]
+    pub origin_code_id: Option<i64>,
+    #[oai(rename = "originCodeName")]
+    pub origin_code_name: Option<String>,
+    pub created: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+pub struct ContactPage {
+    pub items: Vec<Contact>,
+    /// Contacts matching the search, across all pages.
+    pub total: i64,
+    pub page: i64,
+    #[oai(rename = "pageSize")]
+    pub page_size: i64,
+}
+
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct ListRef {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Object)]
+pub struct ContactDetail {
+    pub contact: Contact,
+    /// The lists this contact is in (query lists by origin code, upload lists by membership).
+    pub lists: Vec<ListRef>,
+}
+
+macro_rules! contact_select {
+    () => {
+        "select c.id, c.email, c.first_name, c.last_name, c.phone, c.vanid, c.subscription, c.origin_code_id,
+                o.name as origin_code_name, c.created
+         from contacts c left join origin_codes o on o.id = c.origin_code_id "
+    };
+}
+
+#[OpenApi(tag = "ApiTags::Contacts")]
+impl ContactsApi {
+    /// Contacts whose e-mail or name contains `q`, newest first, one page at a time.
+    #[oai(
+        path = "/api/contacts",
+        method = "get",
+        operation_id = "searchContacts"
+    )]
+    async fn search(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        q: Query<Option<String>>,
+        #[oai(
+            default = "default_page",
+            validator(minimum(value = "1"), maximum(value = "100000"))
+        )]
+        page: Query<i64>,
+        #[oai(
+            name = "pageSize",
+            default = "default_page_size",
+            validator(minimum(value = "1"), maximum(value = "200"))
+        )]
+        page_size: Query<i64>,
+    ) -> Result<Json<ContactPage>, ApiError> {
+        let term = q.0.as_deref().map(str::trim).unwrap_or("");
+        let pattern = format!(
+            "%{}%",
+            term.replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let filter = "where ($1 = '%%' or c.email ilike $1 escape '\\'
+                         or (c.first_name || ' ' || c.last_name) ilike $1 escape '\\')";
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "select count(*) from contacts c {filter}"
+        )))
+        .bind(&pattern)
+        .fetch_one(&mut *tx)
+        .await?;
+        let items = sqlx::query_as::<_, Contact>(sqlx::AssertSqlSafe(format!(
+            concat!(
+                contact_select!(),
+                "{} order by c.created desc, c.id desc limit $2 offset $3"
+            ),
+            filter
+        )))
+        .bind(&pattern)
+        .bind(page_size.0)
+        .bind((page.0 - 1) * page_size.0)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(ContactPage {
+            items,
+            total,
+            page: page.0,
+            page_size: page_size.0,
+        }))
+    }
+
+    /// One contact and the lists it is in.
+    #[oai(
+        path = "/api/contacts/:id",
+        method = "get",
+        operation_id = "getContact"
+    )]
+    async fn get(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<ContactDetail>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let contact = sqlx::query_as::<_, Contact>(concat!(contact_select!(), "where c.id = $1"))
+            .bind(id.0)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
+        let lists = sqlx::query_as::<_, ListRef>(
+            "select l.id, l.name from crm_lists l
+             where (l.kind = 'query' and $2::bigint = any (l.origin_code_ids))
+                or (l.kind = 'upload' and exists (
+                    select 1 from crm_list_members m where m.list_id = l.id and m.contact_id = $1))
+             order by l.name",
+        )
+        .bind(id.0)
+        .bind(contact.origin_code_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(ContactDetail { contact, lists }))
+    }
+}
+
+fn default_page() -> i64 {
+    1
+}
+
+fn default_page_size() -> i64 {
+    50
+}

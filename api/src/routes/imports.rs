@@ -1,0 +1,268 @@
+//! Uploads that become import jobs: files into new CRM lists, NGP saved lists, and column-mapped contact files.
+//! The file is stored in the client's schema in 1 MB chunks, then a job is queued; the answer is the job.
+
+use super::jobs::{Job, JobAccepted};
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::types::multipart::Upload;
+use poem_openapi::{Multipart, Object, OpenApi};
+use std::collections::BTreeMap;
+use tenancy::TenantTx;
+use tokio::io::AsyncReadExt;
+use worker::import::{Columns, Field, Format, ImportPlan};
+use worker::JobKind;
+
+pub struct ImportsApi;
+
+const CHUNK: usize = 1024 * 1024;
+
+#[derive(Debug, Multipart)]
+pub struct FileUpload {
+    /// .csv, .xls or .xlsx (NGP imports also take tab-separated .txt)
+    pub file: Upload,
+}
+
+#[derive(Debug, Multipart)]
+pub struct MappedUpload {
+    pub file: Upload,
+    /// JSON object: file column header → field id (see GET /api/imports/fields/).
+    pub mapping: String,
+    /// Origin code name for contacts created by this import.
+    #[oai(rename = "originCode")]
+    pub origin_code: Option<String>,
+}
+
+/// A field a file column can be mapped to.
+#[derive(Debug, Object)]
+pub struct ImportField {
+    pub id: String,
+    pub label: String,
+}
+
+fn flag(value: &Option<String>) -> bool {
+    matches!(
+        value.as_deref().map(str::trim),
+        Some("1" | "true" | "yes" | "on")
+    )
+}
+
+/// Stores the upload in the client's schema without reading it whole into memory.
+async fn store(
+    tx: &mut TenantTx,
+    upload: Upload,
+    allow_txt: bool,
+) -> Result<(i64, String), ApiError> {
+    let filename = upload.file_name().unwrap_or("upload").to_owned();
+    if Format::from_filename(&filename, allow_txt).is_none() {
+        let kinds = if allow_txt {
+            ".csv, .txt, .xls or .xlsx"
+        } else {
+            ".csv, .xls or .xlsx"
+        };
+        return Err(ApiError::BadRequest(format!("Upload a {kinds} file")));
+    }
+    if upload.size() == 0 {
+        return Err(ApiError::BadRequest("The file is empty".to_owned()));
+    }
+    let size = upload.size() as i64;
+    let id: i64 =
+        sqlx::query_scalar("insert into uploads (filename, size) values ($1, $2) returning id")
+            .bind(&filename)
+            .bind(size)
+            .fetch_one(&mut **tx)
+            .await?;
+    let mut reader = upload.into_async_read();
+    let mut seq = 0i32;
+    loop {
+        let mut buf = Vec::with_capacity(CHUNK);
+        let n = (&mut reader)
+            .take(CHUNK as u64)
+            .read_to_end(&mut buf)
+            .await
+            .map_err(ApiError::internal)?;
+        if n == 0 {
+            break;
+        }
+        sqlx::query("insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)")
+            .bind(id)
+            .bind(seq)
+            .bind(buf)
+            .execute(&mut **tx)
+            .await?;
+        seq += 1;
+    }
+    Ok((id, filename))
+}
+
+async fn origin_code_id(tx: &mut TenantTx, name: Option<&str>) -> Result<Option<i64>, ApiError> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > 200 {
+        return Err(ApiError::BadRequest("Origin code is too long".to_owned()));
+    }
+    let id = sqlx::query_scalar(
+        "insert into origin_codes (name) values ($1) on conflict (name) do update set name = excluded.name returning id",
+    )
+    .bind(name)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(Some(id))
+}
+
+async fn enqueue(
+    state: &SharedState,
+    tx: TenantTx,
+    user: i64,
+    kind: JobKind,
+) -> Result<JobAccepted, ApiError> {
+    let row = state.queue.enqueue(tx, Some(user), &kind).await?;
+    Ok(JobAccepted::Accepted(Json(Job::from(row))))
+}
+
+#[OpenApi(tag = "ApiTags::Lists")]
+impl ImportsApi {
+    /// Uploads a file into a new CRM list; the import runs as a job.
+    #[oai(
+        path = "/api/crm-list/upload",
+        method = "post",
+        operation_id = "uploadCrmList"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    async fn upload_list(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        name: Query<String>,
+        #[oai(name = "originCode")] origin_code: Query<Option<String>>,
+        #[oai(name = "createNewContacts")] create_new_contacts: Query<Option<String>>,
+        #[oai(name = "overwriteOriginCode")] overwrite_origin_code: Query<Option<String>>,
+        body: FileUpload,
+    ) -> Result<JobAccepted, ApiError> {
+        let list_name = name.0.trim();
+        if list_name.is_empty() || list_name.chars().count() > 200 {
+            return Err(ApiError::BadRequest("List name is required".to_owned()));
+        }
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (upload_id, filename) = store(&mut tx, body.file, false).await?;
+        let code = origin_code_id(&mut tx, origin_code.0.as_deref()).await?;
+        let list_id: i64 = sqlx::query_scalar(
+            "insert into crm_lists (name, kind) values ($1, 'upload') returning id",
+        )
+        .bind(list_name)
+        .fetch_one(&mut *tx)
+        .await?;
+        let plan = ImportPlan {
+            upload_id,
+            filename,
+            columns: Columns::Contacts,
+            list_id: Some(list_id),
+            origin_code_id: code,
+            create_new_contacts: flag(&create_new_contacts.0),
+            overwrite_origin_code: flag(&overwrite_origin_code.0),
+            days: None,
+        };
+        enqueue(&state, tx, auth.0.user_id(), JobKind::ListUpload(plan)).await
+    }
+
+    /// Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
+    /// `days`, only contacts created within that many days.
+    #[oai(
+        path = "/api/contacts/ngp-import",
+        method = "post",
+        operation_id = "importNgpList"
+    )]
+    async fn ngp_import(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        #[oai(validator(minimum(value = "1"), maximum(value = "36500")))] days: Query<Option<i64>>,
+        body: FileUpload,
+    ) -> Result<JobAccepted, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (upload_id, filename) = store(&mut tx, body.file, true).await?;
+        let plan = ImportPlan {
+            upload_id,
+            filename,
+            columns: Columns::Ngp,
+            list_id: None,
+            origin_code_id: None,
+            create_new_contacts: true,
+            overwrite_origin_code: false,
+            days: days.0,
+        };
+        enqueue(&state, tx, auth.0.user_id(), JobKind::NgpImport(plan)).await
+    }
+
+    /// The fields a file column can be mapped to.
+    #[oai(
+        path = "/api/imports/fields",
+        method = "get",
+        operation_id = "listImportFields"
+    )]
+    async fn fields(&self, _auth: ClientAuth) -> Json<Vec<ImportField>> {
+        Json(
+            Field::ALL
+                .into_iter()
+                .map(|f| ImportField {
+                    id: f.id().to_owned(),
+                    label: f.label().to_owned(),
+                })
+                .collect(),
+        )
+    }
+
+    /// Imports contacts from a file whose columns the user mapped to fields.
+    #[oai(
+        path = "/api/imports/contacts",
+        method = "post",
+        operation_id = "importContacts"
+    )]
+    async fn import_contacts(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: MappedUpload,
+    ) -> Result<JobAccepted, ApiError> {
+        let raw: BTreeMap<String, String> = serde_json::from_str(&body.mapping).map_err(|_| {
+            ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
+        })?;
+        let mut mapping = BTreeMap::new();
+        for (column, field) in raw {
+            if field.is_empty() {
+                continue;
+            }
+            let field = Field::from_id(&field)
+                .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
+            if mapping.values().any(|f| *f == field) {
+                return Err(ApiError::BadRequest(format!(
+                    "{} is mapped twice",
+                    field.label()
+                )));
+            }
+            mapping.insert(column, field);
+        }
+        if !mapping.values().any(|f| *f == Field::Email) {
+            return Err(ApiError::BadRequest("Map a column to Email".to_owned()));
+        }
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (upload_id, filename) = store(&mut tx, body.file, true).await?;
+        let code = origin_code_id(&mut tx, body.origin_code.as_deref()).await?;
+        let plan = ImportPlan {
+            upload_id,
+            filename,
+            columns: Columns::Mapped { mapping },
+            list_id: None,
+            origin_code_id: code,
+            create_new_contacts: true,
+            overwrite_origin_code: false,
+            days: None,
+        };
+        enqueue(&state, tx, auth.0.user_id(), JobKind::ContactImport(plan)).await
+    }
+}
