@@ -3,14 +3,16 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { getListCrmListsQueryKey, useCreateCrmList } from '@/api/gen';
-import type { OriginCode } from '@/api/gen/model';
+import { getListCrmListsQueryKey, useCreateCrmList, useUploadCrmList } from '@/api/gen';
+import type { OriginCode, UploadCrmListParams } from '@/api/gen/model';
+import { FilePicker } from '@/components/form/file-picker';
 import { OriginCodeSelect } from '@/components/form/origin-code-select';
+import { trackJob } from '@/lib/job-tracker';
 import { notifySuccess } from '@/lib/notifications';
 
 type CreateType = 'query' | 'upload';
 
-/** Creates a CRM list: a name and either a query over origin codes or (later) an uploaded file. */
+/** Creates a CRM list: a name and either a query over origin codes or an uploaded file (imported by a job). */
 export function CrmListAddForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -18,6 +20,10 @@ export function CrmListAddForm() {
   const [touched, setTouched] = useState(false);
   const [createType, setCreateType] = useState<CreateType>('query');
   const [originCodes, setOriginCodes] = useState<OriginCode[]>([]);
+  const [file, setFile] = useState<File | null>(null);
+  const [createNewContacts, setCreateNewContacts] = useState(false);
+  const [overwriteOriginCode, setOverwriteOriginCode] = useState(false);
+  const [uploadOriginCode, setUploadOriginCode] = useState('');
   const create = useCreateCrmList({
     mutation: {
       meta: { errorMessage: 'Could not create the list' },
@@ -29,14 +35,38 @@ export function CrmListAddForm() {
     },
   });
 
+  const upload = useUploadCrmList({
+    mutation: {
+      meta: { errorMessage: 'Could not upload the list' },
+      onSuccess: async (job) => {
+        notifySuccess('Starting upload');
+        trackJob(job);
+        await queryClient.invalidateQueries({ queryKey: getListCrmListsQueryKey() });
+        await navigate('/crm-lists');
+      },
+    },
+  });
+
   const nameMissing = name.trim() === '';
-  const canSubmit = createType === 'query' && !nameMissing && originCodes.length > 0 && !create.isPending;
+  const pending = create.isPending || upload.isPending;
+  const canSubmit =
+    !nameMissing && !pending && (createType === 'query' ? originCodes.length > 0 : file !== null);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (!canSubmit) return;
-    create.mutate({ data: { name: name.trim(), originCodes: originCodes.map((code) => code.id) } });
+    if (createType === 'query') {
+      create.mutate({ data: { name: name.trim(), originCodes: originCodes.map((code) => code.id) } });
+      return;
+    }
+    if (!file) return;
+    const params: UploadCrmListParams = { name: name.trim() };
+    const originCode = uploadOriginCode.trim();
+    if (originCode) params.originCode = originCode;
+    if (createNewContacts) params.createNewContacts = '1';
+    if (overwriteOriginCode) params.overwriteOriginCode = '1';
+    upload.mutate({ data: { file }, params });
   };
 
   return (
@@ -75,9 +105,47 @@ export function CrmListAddForm() {
         />
       </fieldset>
       {createType === 'query' ? (
-        <OriginCodeSelect value={originCodes} onChange={setOriginCodes} disabled={create.isPending} />
+        <OriginCodeSelect value={originCodes} onChange={setOriginCodes} disabled={pending} />
       ) : (
-        <p className="text-body-secondary">Uploading a file is not available yet.</p>
+        <>
+          <FilePicker
+            label="File"
+            accept=".csv,.xls,.xlsx"
+            value={file}
+            onChange={setFile}
+            hint="The file should include an 'Email' column."
+            disabled={pending}
+          />
+          <Form.Check
+            type="switch"
+            role="switch"
+            className="mb-3"
+            id="crm-list-create-new-contacts"
+            label="Create new contacts"
+            checked={createNewContacts}
+            disabled={pending}
+            onChange={(e) => setCreateNewContacts(e.target.checked)}
+          />
+          <Form.Check
+            type="switch"
+            role="switch"
+            className="mb-3"
+            id="crm-list-overwrite-origin-code"
+            label="Overwrite origin code"
+            checked={overwriteOriginCode}
+            disabled={pending}
+            onChange={(e) => setOverwriteOriginCode(e.target.checked)}
+          />
+          <Form.Group className="mb-3" controlId="crm-list-origin-code">
+            <Form.Label>Origin code</Form.Label>
+            <Form.Control
+              value={uploadOriginCode}
+              maxLength={200}
+              disabled={pending}
+              onChange={(e) => setUploadOriginCode(e.target.value)}
+            />
+          </Form.Group>
+        </>
       )}
       <Button type="submit" disabled={!canSubmit}>
         Create List

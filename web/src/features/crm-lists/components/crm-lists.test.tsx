@@ -2,7 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { CrmList } from '@/api/gen/model';
+import type { CrmList, Job } from '@/api/gen/model';
+import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
 import { jsonResponse, renderWithProviders } from '@/test/utils';
 import { CrmListAddForm } from './crm-list-add-form';
@@ -20,11 +21,30 @@ const LIST: CrmList = {
   originCodes: [{ id: 4, name: 'Rally 2024', label: 'Rally 2024' }],
 };
 
+const JOB: Job = {
+  id: 31,
+  _id: 31,
+  label: 'CRM List Upload',
+  command: 'crm-list-upload',
+  status: 'queued',
+  progress: 0,
+  completed: false,
+  is_active: true,
+  created: '2026-03-04T10:20:30Z',
+  updated: '2026-03-04T10:20:30Z',
+  user: { id: 1 },
+};
+
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockReset();
 });
-afterEach(() => act(() => clearSnacks()));
+afterEach(() =>
+  act(() => {
+    clearSnacks();
+    resetTrackedJobs();
+  }),
+);
 
 function Location() {
   return <div data-testid="location">{useLocation().pathname}</div>;
@@ -81,14 +101,52 @@ describe('CrmListAddForm', () => {
     expect(JSON.parse(String(post[1]!.body))).toEqual({ name: 'Big donors', originCodes: [4] });
   });
 
-  it('shows a note and keeps submit disabled for Upload File', async () => {
-    fetchMock.mockResolvedValue(jsonResponse([]));
-    renderWithProviders(<CrmListAddForm />);
-    await userEvent.type(screen.getByLabelText('List name'), 'Uploaded');
+  it.each([
+    { switched: false, query: 'name=Uploaded+list' },
+    { switched: true, query: 'name=Uploaded+list&originCode=Spring+drive&createNewContacts=1&overwriteOriginCode=1' },
+  ])('uploads a file as multipart and starts the job (switches on: $switched)', async ({ switched, query }) => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url.startsWith('/api/crm-list/upload') && init?.method === 'POST') return Promise.resolve(jsonResponse(JOB, 202));
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/crm-list-add" element={<CrmListAddForm />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Location />
+      </>,
+      { route: '/crm-list-add' },
+    );
     await userEvent.click(screen.getByRole('radio', { name: 'Upload File' }));
-    expect(screen.getByText('Uploading a file is not available yet.')).toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Origin codes' })).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Create List' })).toBeDisabled();
+    expect(screen.getByText("The file should include an 'Email' column.")).toBeInTheDocument();
+    const fileInput = screen.getByLabelText('File');
+    expect(fileInput).toHaveAttribute('accept', '.csv,.xls,.xlsx');
+    const submit = screen.getByRole('button', { name: 'Create List' });
+    await userEvent.type(screen.getByLabelText('List name'), 'Uploaded list');
+    expect(submit).toBeDisabled();
+    const file = new File(['Email\na@b.c\n'], 'people.csv', { type: 'text/csv' });
+    await userEvent.upload(fileInput, file);
+    expect(submit).toBeEnabled();
+    if (switched) {
+      await userEvent.click(screen.getByRole('switch', { name: 'Create new contacts' }));
+      await userEvent.click(screen.getByRole('switch', { name: 'Overwrite origin code' }));
+      await userEvent.type(screen.getByLabelText('Origin code'), 'Spring drive');
+    }
+    await userEvent.click(submit);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/crm-lists$/));
+    expect(await screen.findByText('Starting upload')).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(String(post[0])).toBe(`/api/crm-list/upload?${query}`);
+    const body = post[1]!.body;
+    expect(body).toBeInstanceOf(FormData);
+    expect((body as FormData).get('file')).toBeInstanceOf(File);
+    expect(((body as FormData).get('file') as File).name).toBe('people.csv');
+    expect(new Headers(post[1]!.headers).has('Content-Type')).toBe(false);
+    expect(getTrackedJobs().map((j) => j.id)).toEqual([JOB.id]);
   });
 });
 

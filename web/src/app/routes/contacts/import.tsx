@@ -1,0 +1,5 @@
+import { ContactImportPage } from '@/features/contacts/components/contact-import-page';
+
+export function Component() {
+  return <ContactImportPage />;
+}

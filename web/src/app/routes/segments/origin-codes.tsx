@@ -1,0 +1,10 @@
+import { OriginCodesTable } from '@/features/origin-codes/components/origin-codes-table';
+
+export function Component() {
+  return (
+    <>
+      <h1 className="h3 mb-3">Contact Origin Codes</h1>
+      <OriginCodesTable />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ColumnMapping, guessMapping, mappedColumns, validateMapping, type ColumnMappingValue } from './column-mapping';
+
+const FIELDS = [
+  { id: 'email', label: 'Email' },
+  { id: 'first_name', label: 'First name' },
+  { id: 'last_name', label: 'Last name' },
+];
+
+function Harness({ initial = {} }: { initial?: ColumnMappingValue }) {
+  const [value, setValue] = useState<ColumnMappingValue>(initial);
+  return (
+    <>
+      <ColumnMapping columns={['E-mail address', 'Given', 'Surname']} fields={FIELDS} value={value} onChange={setValue} />
+      <output data-testid="json">{JSON.stringify(mappedColumns(value))}</output>
+    </>
+  );
+}
+
+describe('ColumnMapping', () => {
+  it('asks for an Email column until one is mapped and offers each field once', async () => {
+    render(<Harness />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Map a column to Email');
+    const email = screen.getByRole('combobox', { name: 'E-mail address' });
+    expect(email).toHaveValue('');
+    expect(screen.getAllByRole('option', { name: 'Ignore' })).toHaveLength(3);
+
+    await userEvent.selectOptions(email, 'email');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Email is taken: the other columns cannot choose it again.
+    const given = screen.getByRole('combobox', { name: 'Given' });
+    expect(given.querySelector('option[value="email"]')).toBeDisabled();
+    expect(email.querySelector('option[value="email"]')).toBeEnabled();
+
+    await userEvent.selectOptions(given, 'first_name');
+    expect(screen.getByTestId('json')).toHaveTextContent(
+      JSON.stringify({ 'E-mail address': 'email', Given: 'first_name' }),
+    );
+
+    await userEvent.selectOptions(email, '');
+    expect(screen.getByRole('alert')).toHaveTextContent('Map a column to Email');
+    expect(screen.getByTestId('json')).toHaveTextContent(JSON.stringify({ Given: 'first_name' }));
+  });
+});
+
+describe('validateMapping', () => {
+  it('reports a missing Email and fields mapped twice', () => {
+    expect(validateMapping({}, FIELDS)).toEqual(['Map a column to Email']);
+    expect(validateMapping({ a: 'email', b: 'first_name', c: 'first_name' }, FIELDS)).toEqual([
+      'First name is mapped to more than one column',
+    ]);
+    expect(validateMapping({ a: 'email', b: '' }, FIELDS)).toEqual([]);
+  });
+});
+
+describe('guessMapping', () => {
+  it('matches headers to field ids and labels, each field once', () => {
+    expect(guessMapping(['EMAIL', 'First Name', 'last_name', 'Email', 'Notes'], FIELDS)).toEqual({
+      EMAIL: 'email',
+      'First Name': 'first_name',
+      last_name: 'last_name',
+    });
+  });
+});

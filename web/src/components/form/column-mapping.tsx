@@ -1,0 +1,156 @@
+import { useId } from 'react';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+
+export interface MappingField {
+  id: string;
+  label: string;
+}
+
+/** File column header → field id; a column that is not in the map (or maps to "") is ignored. */
+export type ColumnMappingValue = Record<string, string>;
+
+/** The field every mapping needs (the server answers "Map a column to Email" otherwise). */
+export const EMAIL_FIELD_ID = 'email';
+
+const normalize = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * A first guess: a column whose header matches a field's id or label (ignoring case, spaces and punctuation) maps
+ * to that field; each field is used at most once.
+ */
+export function guessMapping(columns: readonly string[], fields: readonly MappingField[]): ColumnMappingValue {
+  const mapping: ColumnMappingValue = {};
+  const used = new Set<string>();
+  for (const column of columns) {
+    const key = normalize(column);
+    const field = fields.find((f) => !used.has(f.id) && (normalize(f.id) === key || normalize(f.label) === key));
+    if (field) {
+      mapping[column] = field.id;
+      used.add(field.id);
+    }
+  }
+  return mapping;
+}
+
+/** Only the mapped columns (what the import call takes as its `mapping` JSON). */
+export function mappedColumns(value: ColumnMappingValue): ColumnMappingValue {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== ''));
+}
+
+/**
+ * The mapping's problems: no column maps to Email, or a field is chosen for more than one column.
+ * Empty when the mapping can be imported.
+ */
+export function validateMapping(
+  value: ColumnMappingValue,
+  fields: readonly MappingField[],
+  requiredFieldId = EMAIL_FIELD_ID,
+): string[] {
+  const errors: string[] = [];
+  const chosen = Object.values(value).filter((field) => field !== '');
+  if (!chosen.includes(requiredFieldId)) {
+    const label = fields.find((f) => f.id === requiredFieldId)?.label ?? 'Email';
+    errors.push(`Map a column to ${label}`);
+  }
+  const seen = new Set<string>();
+  const reported = new Set<string>();
+  for (const field of chosen) {
+    if (seen.has(field) && !reported.has(field)) {
+      const label = fields.find((f) => f.id === field)?.label ?? field;
+      errors.push(`${label} is mapped to more than one column`);
+      reported.add(field);
+    }
+    seen.add(field);
+  }
+  return errors;
+}
+
+export interface ColumnMappingProps {
+  /** The file's column headers, in file order. */
+  columns: readonly string[];
+  /** The fields a column can be mapped to. */
+  fields: readonly MappingField[];
+  value: ColumnMappingValue;
+  onChange: (value: ColumnMappingValue) => void;
+  /** The field some column has to map to (default email). */
+  requiredFieldId?: string;
+  disabled?: boolean;
+}
+
+/**
+ * Column mapping: each file column gets a select of fields with "Ignore" as the empty choice. A field already chosen
+ * for another column is not offered again, and the mapping's problems ("Map a column to Email") show below.
+ */
+export function ColumnMapping({
+  columns,
+  fields,
+  value,
+  onChange,
+  requiredFieldId = EMAIL_FIELD_ID,
+  disabled = false,
+}: ColumnMappingProps) {
+  const id = useId();
+  const errors = validateMapping(value, fields, requiredFieldId);
+  const setColumn = (column: string, field: string) => {
+    const next = { ...value };
+    if (field === '') delete next[column];
+    else next[column] = field;
+    onChange(next);
+  };
+  return (
+    <div>
+      <Table size="sm" className="align-middle" aria-label="Column mapping">
+        <thead>
+          <tr>
+            <th scope="col">File column</th>
+            <th scope="col">Field</th>
+          </tr>
+        </thead>
+        <tbody>
+          {columns.map((column, i) => {
+            const selectId = `${id}-${i}`;
+            const current = value[column] ?? '';
+            const usedElsewhere = new Set(
+              Object.entries(value)
+                .filter(([other, field]) => other !== column && field !== '')
+                .map(([, field]) => field),
+            );
+            return (
+              <tr key={`${i}-${column}`}>
+                <td>
+                  <label htmlFor={selectId} className="mb-0">
+                    {column}
+                  </label>
+                </td>
+                <td>
+                  <Form.Select
+                    id={selectId}
+                    size="sm"
+                    value={current}
+                    disabled={disabled}
+                    onChange={(e) => setColumn(column, e.target.value)}
+                  >
+                    <option value="">Ignore</option>
+                    {fields.map((field) => (
+                      <option key={field.id} value={field.id} disabled={usedElsewhere.has(field.id)}>
+                        {field.label}
+                      </option>
+                    ))}
+                  </Form.Select>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+      {errors.length > 0 && (
+        <div className="text-danger small" role="alert">
+          {errors.map((error) => (
+            <div key={error}>{error}</div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

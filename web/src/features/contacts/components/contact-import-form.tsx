@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { useNavigate } from 'react-router';
+import { useImportContacts, useListImportFields } from '@/api/gen';
+import {
+  ColumnMapping,
+  guessMapping,
+  mappedColumns,
+  validateMapping,
+  type ColumnMappingValue,
+} from '@/components/form/column-mapping';
+import { trackJob } from '@/lib/job-tracker';
+import { notifySuccess } from '@/lib/notifications';
+import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '../utils';
+
+interface ChosenFile {
+  file: File;
+  columns: string[];
+}
+
+/**
+ * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
+ * optionally name an origin code, and start the import job.
+ */
+export function ContactImportForm() {
+  const navigate = useNavigate();
+  const fields = useListImportFields({ query: { meta: { errorMessage: 'Could not load the import fields' } } });
+  const [chosen, setChosen] = useState<ChosenFile | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [reading, setReading] = useState(false);
+  const [mapping, setMapping] = useState<ColumnMappingValue>({});
+  const [originCode, setOriginCode] = useState('');
+
+  const importContacts = useImportContacts({
+    mutation: {
+      onSuccess: async (job) => {
+        notifySuccess('Import started');
+        trackJob(job);
+        await navigate('/contacts');
+      },
+    },
+  });
+
+  const chooseFile = async (file: File | undefined) => {
+    setChosen(null);
+    setMapping({});
+    setFileError(null);
+    if (!file) return;
+    if (!isMappableFile(file.name)) {
+      setFileError('Only .csv and .txt files can be imported here; save an Excel file as CSV first.');
+      return;
+    }
+    setReading(true);
+    try {
+      const columns = await readHeaderRow(file);
+      if (columns.length === 0) {
+        setFileError('The file has no header row.');
+        return;
+      }
+      setChosen({ file, columns });
+      setMapping(guessMapping(columns, fields.data ?? []));
+    } catch {
+      setFileError('Could not read the file.');
+    } finally {
+      setReading(false);
+    }
+  };
+
+  const errors = validateMapping(mapping, fields.data ?? []);
+  const canSubmit = chosen !== null && fields.isSuccess && errors.length === 0 && !importContacts.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen || !canSubmit) return;
+    const code = originCode.trim();
+    importContacts.mutate({
+      data: {
+        file: chosen.file,
+        mapping: JSON.stringify(mappedColumns(mapping)),
+        ...(code ? { originCode: code } : {}),
+      },
+    });
+  };
+
+  return (
+    <Form onSubmit={submit} noValidate>
+      <Form.Group className="mb-3" controlId="contact-import-file">
+        <Form.Label>File</Form.Label>
+        <Form.Control
+          type="file"
+          accept={MAPPABLE_EXTENSIONS.join(',')}
+          onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
+          isInvalid={fileError !== null}
+          disabled={importContacts.isPending || !fields.isSuccess}
+        />
+        <Form.Text>
+          A .csv or .txt file whose first row names its columns (comma, semicolon or tab separated). Excel files
+          cannot be mapped here; save them as CSV first.
+        </Form.Text>
+        {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
+      </Form.Group>
+
+      {reading && <Spinner animation="border" size="sm" role="status" aria-label="Reading file" />}
+      {fields.isError && <Alert variant="danger">Could not load the import fields.</Alert>}
+
+      {chosen && fields.isSuccess && (
+        <Form.Group className="mb-3">
+          <Form.Label as="div">Column mapping</Form.Label>
+          <ColumnMapping
+            columns={chosen.columns}
+            fields={fields.data}
+            value={mapping}
+            onChange={setMapping}
+            disabled={importContacts.isPending}
+          />
+        </Form.Group>
+      )}
+
+      <Form.Group className="mb-3" controlId="contact-import-origin-code">
+        <Form.Label>Origin code</Form.Label>
+        <Form.Control
+          type="text"
+          value={originCode}
+          onChange={(e) => setOriginCode(e.target.value)}
+          disabled={importContacts.isPending}
+        />
+        <Form.Text>Optional: the origin code of contacts created by this import.</Form.Text>
+      </Form.Group>
+
+      <Button type="submit" disabled={!canSubmit}>
+        {importContacts.isPending ? 'Importing…' : 'Import'}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,196 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Contact, ContactPage, Job } from '@/api/gen/model';
+import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
+import { clearSnacks } from '@/lib/notifications';
+import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { ContactDetail } from './contact-detail';
+import { ContactImportForm } from './contact-import-form';
+import { ContactSearch } from './contact-search';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+});
+afterEach(() =>
+  act(() => {
+    clearSnacks();
+    resetTrackedJobs();
+  }),
+);
+
+function Location() {
+  return <div data-testid="location">{useLocation().pathname}</div>;
+}
+
+const contact = (id: number, overrides: Partial<Contact> = {}): Contact => ({
+  id,
+  email: `person${id}@example.org`,
+  firstName: 'Jane',
+  lastName: `Doe ${id}`,
+  subscription: 'subscribed',
+  originCodeId: 4,
+  originCodeName: 'Rally 2024',
+  created: '2026-03-04T10:20:30Z',
+  ...overrides,
+});
+
+const contactUrls = () =>
+  fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://x')).filter((u) => u.pathname === '/api/contacts');
+
+describe('ContactSearch', () => {
+  it('searches on the server with q and page, pages through results and links each row', async () => {
+    fetchMock.mockImplementation((input) => {
+      const url = new URL(String(input), 'http://x');
+      const page = Number(url.searchParams.get('page'));
+      const body: ContactPage = {
+        items: [contact(page * 100 + 1)],
+        total: 1234,
+        page,
+        pageSize: Number(url.searchParams.get('pageSize')),
+      };
+      return Promise.resolve(jsonResponse(body));
+    });
+    renderWithProviders(<ContactSearch />);
+
+    const link = await screen.findByRole('link', { name: 'person101@example.org' });
+    expect(link).toHaveAttribute('href', '/contacts/101');
+    const row = link.closest('tr')!;
+    expect(within(row).getByText('Jane Doe 101')).toBeInTheDocument();
+    expect(within(row).getByText('Rally 2024')).toBeInTheDocument();
+    expect(within(row).getByText('Subscribed')).toBeInTheDocument();
+    expect(within(row).getByText(new Date('2026-03-04T10:20:30Z').toLocaleDateString())).toBeInTheDocument();
+    expect(screen.getByText(`${(1234).toLocaleString()} contacts`)).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 50')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    expect(contactUrls()[0].searchParams.get('q')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('link', { name: 'person201@example.org' })).toBeInTheDocument();
+    expect(screen.getByText('Page 2 of 50')).toBeInTheDocument();
+    expect(contactUrls().at(-1)!.searchParams.get('page')).toBe('2');
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+
+    // A new search starts again at page 1 and is sent once typing stops.
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search contacts' }), 'jane');
+    await waitFor(() => expect(contactUrls().at(-1)!.searchParams.get('q')).toBe('jane'));
+    const last = contactUrls().at(-1)!;
+    expect(last.searchParams.get('page')).toBe('1');
+    expect(last.searchParams.get('pageSize')).toBe('25');
+    expect(contactUrls().filter((u) => u.searchParams.has('q')).map((u) => u.searchParams.get('q'))).toEqual(['jane']);
+    expect(await screen.findByText('Page 1 of 50')).toBeInTheDocument();
+  });
+
+  it('disables Next on the last page', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ items: [contact(1)], total: 1, page: 1, pageSize: 25 }));
+    renderWithProviders(<ContactSearch />);
+    expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+});
+
+describe('ContactDetail', () => {
+  it('shows the contact and links the lists it is in', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse({
+        contact: contact(7, { phone: '5551234567', vanid: 998877, subscription: 'bounced' }),
+        lists: [{ id: 3, name: 'Big donors' }],
+      }),
+    );
+    renderWithProviders(<ContactDetail id={7} />);
+    expect(await screen.findByRole('heading', { name: 'person7@example.org' })).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/contacts/7');
+    expect(screen.getByText('5551234567')).toBeInTheDocument();
+    expect(screen.getByText('998877')).toBeInTheDocument();
+    expect(screen.getByText('Bounced')).toBeInTheDocument();
+    expect(screen.getByText(new Date('2026-03-04T10:20:30Z').toLocaleString())).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Big donors' })).toHaveAttribute('href', '/crm-list-detail/3');
+  });
+
+  it('says when the contact does not exist', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ message: 'Contact not found' }, 404));
+    renderWithProviders(<ContactDetail id={9} />);
+    expect(await screen.findByText('Contact not found', { selector: '.alert' })).toBeInTheDocument();
+  });
+});
+
+describe('ContactImportForm', () => {
+  const JOB: Job = {
+    id: 42,
+    _id: 42,
+    label: 'Contact import',
+    command: 'contact-import',
+    status: 'queued',
+    progress: 0,
+    completed: false,
+    is_active: true,
+    created: '2026-03-04T10:20:30Z',
+    updated: '2026-03-04T10:20:30Z',
+    user: { id: 1 },
+  };
+
+  it('maps the file columns, requires Email and sends the mapping JSON', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url === '/api/imports/fields')
+        return Promise.resolve(
+          jsonResponse([
+            { id: 'email', label: 'Email' },
+            { id: 'first_name', label: 'First name' },
+            { id: 'vanid', label: 'VANID' },
+          ]),
+        );
+      if (url === '/api/imports/contacts' && init?.method === 'POST') return Promise.resolve(jsonResponse(JOB, 202));
+      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
+    });
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/contacts/import" element={<ContactImportForm />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Location />
+      </>,
+      { route: '/contacts/import' },
+    );
+    const picker = screen.getByLabelText('File');
+    await waitFor(() => expect(picker).toBeEnabled());
+    const file = new File(['Mail;Given;VANID;Notes\nx@y.z;X;1;hi\n'], 'people.csv', { type: 'text/csv' });
+    await userEvent.upload(picker, file);
+
+    const mail = await screen.findByRole('combobox', { name: 'Mail' });
+    expect(screen.getByRole('combobox', { name: 'VANID' })).toHaveValue('vanid');
+    expect(screen.getByRole('alert')).toHaveTextContent('Map a column to Email');
+    const submit = screen.getByRole('button', { name: 'Import' });
+    expect(submit).toBeDisabled();
+
+    await userEvent.selectOptions(mail, 'email');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Given' }), 'first_name');
+    await userEvent.type(screen.getByLabelText('Origin code'), 'Spring drive');
+    expect(submit).toBeEnabled();
+    await userEvent.click(submit);
+
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/contacts'));
+    expect(await screen.findByText('Import started')).toBeInTheDocument();
+    expect(getTrackedJobs().map((j) => j.id)).toEqual([42]);
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    const body = post[1]!.body as FormData;
+    expect(JSON.parse(String(body.get('mapping')))).toEqual({ Mail: 'email', Given: 'first_name', VANID: 'vanid' });
+    expect(body.get('originCode')).toBe('Spring drive');
+    expect((body.get('file') as File).name).toBe('people.csv');
+  });
+
+  it('turns away files whose header row cannot be read here', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([{ id: 'email', label: 'Email' }]));
+    renderWithProviders(<ContactImportForm />);
+    const picker = screen.getByLabelText('File');
+    await waitFor(() => expect(picker).toBeEnabled());
+    await userEvent.upload(picker, new File(['x'], 'people.xlsx'), { applyAccept: false });
+    expect(await screen.findByText(/Only \.csv and \.txt files can be imported here/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+  });
+});
