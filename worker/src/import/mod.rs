@@ -328,7 +328,9 @@ async fn download(
 
 /// Runs an import inside the job's transaction.
 pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult, JobError> {
+    let started = std::time::Instant::now();
     let file = download(conn, plan.upload_id).await?;
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "upload read");
     sqlx::query(
         "create temp table import_staging (
              row_no bigint, email text, first_name text, last_name text, phone text, vanid bigint,
@@ -360,6 +362,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
         }
     };
     drop(file);
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, rows = counts.rows_read, "rows staged");
 
     let merged = if matches!(plan.columns, Columns::Ngp) {
         merge_ngp(conn).await?
@@ -408,20 +411,21 @@ async fn dedupe(conn: &mut PgConnection, key: &str) -> Result<(i64, i64), JobErr
     Ok((unique, staged - unique))
 }
 
+/// Works straight on the staging table (no de-duplicated copy): the inserts' `on conflict do nothing` already
+/// keeps the first row of each e-mail, and the counts fall out of the statements' row counts.
 async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Merged, JobError> {
-    let (unique, duplicates) = dedupe(conn, "email").await?;
-    // Origin codes named in a mapped column are created; a fixed code from the upload form wins.
-    sqlx::query(
-        "insert into origin_codes (name) select distinct origin_code from import_unique
-         where origin_code <> '' on conflict (name) do nothing",
-    )
-    .execute(&mut *conn)
-    .await?;
-    let existing: i64 = sqlx::query_scalar(
-        "select count(*) from import_unique s where exists (select 1 from contacts c where c.email = s.email)",
-    )
-    .fetch_one(&mut *conn)
-    .await?;
+    let started = std::time::Instant::now();
+    let staged: i64 = sqlx::query_scalar("select count(*) from import_staging").fetch_one(&mut *conn).await?;
+    if let Columns::Mapped { mapping } = &plan.columns {
+        if mapping.values().any(|f| *f == Field::OriginCode) {
+            sqlx::query(
+                "insert into origin_codes (name) select distinct origin_code from import_staging
+                 where origin_code <> '' on conflict (name) do nothing",
+            )
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
     let mut created = 0;
     if plan.create_new_contacts {
         created = sqlx::query(
@@ -431,7 +435,7 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
                           and not exists (select 1 from contacts v where v.vanid = s.vanid) then s.vanid end,
                     coalesce($1, (select o.id from origin_codes o where o.name = s.origin_code)),
                     coalesce(s.created_at::timestamptz, now())
-             from import_unique s
+             from import_staging s
              on conflict do nothing",
         )
         .bind(plan.origin_code_id)
@@ -439,11 +443,12 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         .await?
         .rows_affected() as i64;
     }
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, created, "contacts merged");
     let mut updated = 0;
     if plan.overwrite_origin_code {
         if let Some(code) = plan.origin_code_id {
             updated = sqlx::query(
-                "update contacts c set origin_code_id = $1 from import_unique s
+                "update contacts c set origin_code_id = $1 from import_staging s
                  where c.email = s.email and c.origin_code_id is distinct from $1",
             )
             .bind(code)
@@ -456,7 +461,7 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
     if let Some(list) = plan.list_id {
         added = sqlx::query(
             "insert into crm_list_members (list_id, contact_id)
-             select $1, c.id from import_unique s join contacts c on c.email = s.email
+             select $1, c.id from import_staging s join contacts c on c.email = s.email
              on conflict do nothing",
         )
         .bind(list)
@@ -470,20 +475,25 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         .execute(&mut *conn)
         .await?;
     }
-    let not_created = if plan.create_new_contacts {
-        unique - existing - created
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, added, "memberships merged");
+    // The list is new (or emptied by the rollback of an earlier attempt), so with every e-mail a contact by now,
+    // each distinct e-mail added exactly one member. Otherwise count them.
+    let unique = if plan.create_new_contacts && plan.list_id.is_some() {
+        added
     } else {
-        unique - existing
+        sqlx::query_scalar("select count(distinct email) from import_staging").fetch_one(&mut *conn).await?
     };
-    Ok(Merged {
-        unique,
-        duplicates,
-        created,
-        matched: existing,
-        updated,
-        added,
-        not_created,
-    })
+    let (matched, not_created) = if plan.create_new_contacts {
+        (unique - created, 0)
+    } else {
+        let found: i64 = sqlx::query_scalar(
+            "select count(distinct s.email) from import_staging s join contacts c on c.email = s.email",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        (found, unique - found)
+    };
+    Ok(Merged { unique, duplicates: staged - unique, created, matched, updated, added, not_created })
 }
 
 /// NGP rows are keyed on VANID: a known VANID updates that contact's names; an unknown one whose e-mail is
