@@ -39,6 +39,12 @@ pub struct Settings {
     /// Largest accepted file upload, in bytes.
     #[arg(long, env = "MAX_UPLOAD_BYTES", default_value_t = 200 * 1024 * 1024)]
     pub max_upload_bytes: usize,
+    /// Public form views per address per minute; 0 turns the limit off.
+    #[arg(long, env = "FORM_VIEWS_PER_MINUTE", default_value_t = 300)]
+    pub form_views_per_minute: u32,
+    /// Public form submissions per address per minute; 0 turns the limit off.
+    #[arg(long, env = "FORM_SUBMITS_PER_MINUTE", default_value_t = 30)]
+    pub form_submits_per_minute: u32,
     #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
     pub database_pool_size: u32,
 }

@@ -30,6 +30,8 @@ pub enum ApiError {
     #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
+    TooManyRequests(String),
+    #[error("{0}")]
     Unavailable(String),
     /// Details go to the log, never to the caller.
     #[error("Internal server error")]
@@ -44,6 +46,7 @@ impl ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -99,12 +102,13 @@ impl poem::error::ResponseError for ApiError {
 /// Lists the error answers in the OpenAPI document so generated clients know their shape.
 impl ApiResponse for ApiError {
     fn meta() -> MetaResponses {
-        let errors: [(u16, &'static str); 6] = [
+        let errors: [(u16, &'static str); 7] = [
             (400, "The request is malformed or invalid"),
             (401, "Missing, invalid or expired token"),
             (403, "Not allowed for this user or client"),
             (404, "Not found"),
             (409, "Conflicts with existing data"),
+            (429, "Too many requests from this address"),
             (503, "A service the api needs is unavailable"),
         ];
         MetaResponses {

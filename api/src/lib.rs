@@ -7,7 +7,9 @@ pub mod body_limit;
 pub mod config;
 pub mod demo;
 pub mod error;
+pub mod public;
 pub mod routes;
+pub mod sanitize;
 pub mod startup;
 pub mod state;
 

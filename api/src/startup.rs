@@ -1,6 +1,7 @@
 use crate::auth::TokenKeys;
 use crate::body_limit::BodyLimit;
 use crate::error::render;
+use crate::public::PublicForms;
 use crate::state::{AppState, SharedState};
 use crate::{routes, Settings};
 use poem::endpoint::StaticFilesEndpoint;
@@ -49,6 +50,10 @@ impl Application {
             queue,
             redis,
             tokens: TokenKeys::new(&settings.jwt_secret, settings.token_ttl_minutes)?,
+            public: PublicForms::new(
+                settings.form_views_per_minute,
+                settings.form_submits_per_minute,
+            ),
             provider_name: settings.provider_name.clone(),
             google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
         });
@@ -81,11 +86,23 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), std::io::Error> {
-        let app = app(self.state, &self.settings);
+        let app = app(self.state.clone(), &self.settings);
         tracing::info!(port = self.port, "api listening");
-        Server::new_with_acceptor(self.acceptor)
+        // Form views are summed in memory and written twice a second, and once more on the way out.
+        let state = self.state.clone();
+        let flusher = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(500));
+            loop {
+                tick.tick().await;
+                state.public.flush_views(&state.tenancy).await;
+            }
+        });
+        let served = Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(Duration::from_secs(10)))
-            .await
+            .await;
+        flusher.abort();
+        self.state.public.flush_views(&self.state.tenancy).await;
+        served
     }
 }
 

@@ -1,4 +1,5 @@
 use crate::auth::TokenKeys;
+use crate::public::PublicForms;
 use redis::aio::ConnectionManager;
 use std::sync::Arc;
 use tenancy::Tenancy;
@@ -11,6 +12,7 @@ pub struct AppState {
     pub queue: JobQueue,
     pub redis: ConnectionManager,
     pub tokens: TokenKeys,
+    pub public: PublicForms,
     pub provider_name: String,
     pub google_client_id: Option<String>,
 }

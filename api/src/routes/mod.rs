@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod forms;
 pub mod health;
 pub mod imports;
 pub mod jobs;
@@ -24,6 +25,8 @@ pub enum ApiTags {
     Lists,
     /// Contacts
     Contacts,
+    /// Lead-capture forms and their signups
+    Forms,
     /// Service health
     Health,
 }
@@ -36,6 +39,7 @@ pub type Apis = (
     imports::ImportsApi,
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
+    forms::FormsApi,
     health::HealthApi,
 );
 
@@ -50,6 +54,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             imports::ImportsApi,
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,
+            forms::FormsApi,
             health::HealthApi,
         ),
         "Compass",

@@ -15,8 +15,8 @@ async fn the_checked_in_openapi_document_is_the_one_the_api_serves() {
         .unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
     let checked_in: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    assert_eq!(
-        served, checked_in,
+    assert!(
+        served == checked_in,
         "openapi/openapi.json is stale: run `cargo run -p api -- openapi --out openapi/openapi.json`"
     );
     // Every operation has an operation_id.

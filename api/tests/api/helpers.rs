@@ -37,7 +37,16 @@ pub struct Session {
     pub client: Client,
 }
 
+/// `TEST_LOG=1 cargo test …` shows the api's and worker's logs.
+fn init_logs() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if std::env::var_os("TEST_LOG").is_some() {
+        ONCE.call_once(worker::init_tracing);
+    }
+}
+
 pub async fn spawn_app() -> TestApp {
+    init_logs();
     let web_dist = std::env::temp_dir().join(unique("compass-web-"));
     std::fs::create_dir_all(&web_dist).unwrap();
     std::fs::write(
@@ -59,6 +68,8 @@ pub async fn spawn_app() -> TestApp {
         google_client_id: None,
         max_body_bytes: 64 * 1024,
         max_upload_bytes: 4 * 1024 * 1024,
+        form_views_per_minute: 0,
+        form_submits_per_minute: 0,
         database_pool_size: 8,
     };
     let app = Application::build(settings).await.expect("api builds");

@@ -8,6 +8,7 @@ mod imports;
 
 mod auth;
 mod conventions;
+mod forms;
 mod jobs;
 mod lists;
 mod settings;

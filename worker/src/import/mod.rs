@@ -330,7 +330,10 @@ async fn download(
 pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult, JobError> {
     let started = std::time::Instant::now();
     let file = download(conn, plan.upload_id).await?;
-    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "upload read");
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "upload read"
+    );
     sqlx::query(
         "create temp table import_staging (
              row_no bigint, email text, first_name text, last_name text, phone text, vanid bigint,
@@ -362,7 +365,11 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
         }
     };
     drop(file);
-    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, rows = counts.rows_read, "rows staged");
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rows = counts.rows_read,
+        "rows staged"
+    );
 
     let merged = if matches!(plan.columns, Columns::Ngp) {
         merge_ngp(conn).await?
@@ -415,7 +422,9 @@ async fn dedupe(conn: &mut PgConnection, key: &str) -> Result<(i64, i64), JobErr
 /// keeps the first row of each e-mail, and the counts fall out of the statements' row counts.
 async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Merged, JobError> {
     let started = std::time::Instant::now();
-    let staged: i64 = sqlx::query_scalar("select count(*) from import_staging").fetch_one(&mut *conn).await?;
+    let staged: i64 = sqlx::query_scalar("select count(*) from import_staging")
+        .fetch_one(&mut *conn)
+        .await?;
     if let Columns::Mapped { mapping } = &plan.columns {
         if mapping.values().any(|f| *f == Field::OriginCode) {
             sqlx::query(
@@ -443,7 +452,11 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         .await?
         .rows_affected() as i64;
     }
-    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, created, "contacts merged");
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        created,
+        "contacts merged"
+    );
     let mut updated = 0;
     if plan.overwrite_origin_code {
         if let Some(code) = plan.origin_code_id {
@@ -475,13 +488,19 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         .execute(&mut *conn)
         .await?;
     }
-    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, added, "memberships merged");
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        added,
+        "memberships merged"
+    );
     // The list is new (or emptied by the rollback of an earlier attempt), so with every e-mail a contact by now,
     // each distinct e-mail added exactly one member. Otherwise count them.
     let unique = if plan.create_new_contacts && plan.list_id.is_some() {
         added
     } else {
-        sqlx::query_scalar("select count(distinct email) from import_staging").fetch_one(&mut *conn).await?
+        sqlx::query_scalar("select count(distinct email) from import_staging")
+            .fetch_one(&mut *conn)
+            .await?
     };
     let (matched, not_created) = if plan.create_new_contacts {
         (unique - created, 0)
@@ -493,7 +512,15 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         .await?;
         (found, unique - found)
     };
-    Ok(Merged { unique, duplicates: staged - unique, created, matched, updated, added, not_created })
+    Ok(Merged {
+        unique,
+        duplicates: staged - unique,
+        created,
+        matched,
+        updated,
+        added,
+        not_created,
+    })
 }
 
 /// NGP rows are keyed on VANID: a known VANID updates that contact's names; an unknown one whose e-mail is

@@ -1,0 +1,177 @@
+//! What the public form endpoints share: a short-lived cache of clients and forms (the internet hits these paths
+//! hardest), per-address rate limits, and a view counter that adds views up in memory and writes the sums.
+
+use crate::error::ApiError;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Mutex, RwLock};
+use std::time::{Duration, Instant};
+use tenancy::{Client, Tenancy};
+
+const CLIENT_TTL: Duration = Duration::from_secs(30);
+const FORM_TTL: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    View,
+    Submit,
+}
+
+pub struct PublicForms {
+    clients: RwLock<HashMap<String, (Instant, Option<Client>)>>,
+    forms: RwLock<HashMap<(i64, i64), (Instant, bool)>>,
+    views: Mutex<HashMap<(i64, i64), i64>>,
+    hits: Mutex<(Instant, HashMap<(IpAddr, Action), u32>)>,
+    /// Requests per address per minute; 0 turns the limit off.
+    views_per_minute: u32,
+    submits_per_minute: u32,
+}
+
+fn poisoned<T>(_: T) -> ApiError {
+    ApiError::internal("a lock was poisoned")
+}
+
+impl PublicForms {
+    pub fn new(views_per_minute: u32, submits_per_minute: u32) -> Self {
+        Self {
+            clients: RwLock::new(HashMap::new()),
+            forms: RwLock::new(HashMap::new()),
+            views: Mutex::new(HashMap::new()),
+            hits: Mutex::new((Instant::now(), HashMap::new())),
+            views_per_minute,
+            submits_per_minute,
+        }
+    }
+
+    /// The enabled client named by the `client-short` header, or 404: an unknown short name learns nothing more.
+    pub async fn client(&self, tenancy: &Tenancy, short: &str) -> Result<Client, ApiError> {
+        let not_available = || ApiError::NotFound("This form is not available".to_owned());
+        if let Some((at, cached)) = self.clients.read().map_err(poisoned)?.get(short) {
+            if at.elapsed() < CLIENT_TTL {
+                return cached.clone().ok_or_else(not_available);
+            }
+        }
+        if short.len() > 31 {
+            return Err(not_available());
+        }
+        let found = tenancy.enabled_client_by_short(short).await?;
+        let mut clients = self.clients.write().map_err(poisoned)?;
+        if clients.len() > 10_000 {
+            clients.clear();
+        }
+        clients.insert(short.to_owned(), (Instant::now(), found.clone()));
+        found.ok_or_else(not_available)
+    }
+
+    /// Whether the form exists and is enabled, asked of the database at most every few seconds.
+    pub async fn form_enabled(
+        &self,
+        tenancy: &Tenancy,
+        client: &Client,
+        form_id: i64,
+    ) -> Result<bool, ApiError> {
+        let key = (client.id, form_id);
+        if let Some((at, enabled)) = self.forms.read().map_err(poisoned)?.get(&key) {
+            if at.elapsed() < FORM_TTL {
+                return Ok(*enabled);
+            }
+        }
+        let mut tx = tenancy.begin(client).await?;
+        let enabled: bool =
+            sqlx::query_scalar("select exists (select 1 from forms where id = $1 and enabled)")
+                .bind(form_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        let mut forms = self.forms.write().map_err(poisoned)?;
+        if forms.len() > 100_000 {
+            forms.clear();
+        }
+        forms.insert(key, (Instant::now(), enabled));
+        Ok(enabled)
+    }
+
+    /// Forgets a form's cached state (after an edit), so a disabled form stops taking views at once.
+    pub fn forget_form(&self, client_id: i64, form_id: i64) {
+        if let Ok(mut forms) = self.forms.write() {
+            forms.remove(&(client_id, form_id));
+        }
+    }
+
+    /// Fixed one-minute windows per address and action.
+    pub fn check_rate(&self, ip: Option<IpAddr>, action: Action) -> Result<(), ApiError> {
+        let limit = match action {
+            Action::View => self.views_per_minute,
+            Action::Submit => self.submits_per_minute,
+        };
+        let (Some(ip), true) = (ip, limit > 0) else {
+            return Ok(());
+        };
+        let mut hits = self.hits.lock().map_err(poisoned)?;
+        if hits.0.elapsed() >= Duration::from_secs(60) {
+            *hits = (Instant::now(), HashMap::new());
+        }
+        let count = hits.1.entry((ip, action)).or_insert(0);
+        *count += 1;
+        if *count > limit {
+            return Err(ApiError::TooManyRequests(
+                "Too many requests; try again in a minute".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn count_view(&self, client_id: i64, form_id: i64) -> Result<(), ApiError> {
+        *self
+            .views
+            .lock()
+            .map_err(poisoned)?
+            .entry((client_id, form_id))
+            .or_insert(0) += 1;
+        Ok(())
+    }
+
+    /// Writes the views counted since the last flush. Views whose write fails are put back for the next one.
+    pub async fn flush_views(&self, tenancy: &Tenancy) {
+        let pending: Vec<((i64, i64), i64)> = match self.views.lock() {
+            Ok(mut views) => views.drain().collect(),
+            Err(_) => return,
+        };
+        let mut by_client: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
+        for ((client, form), n) in pending {
+            by_client.entry(client).or_default().push((form, n));
+        }
+        for (client_id, forms) in by_client {
+            if let Err(e) = write_views(tenancy, client_id, &forms).await {
+                tracing::warn!(client_id, error = %e, "view counts not written; will retry");
+                if let Ok(mut views) = self.views.lock() {
+                    for (form, n) in forms {
+                        *views.entry((client_id, form)).or_insert(0) += n;
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn write_views(
+    tenancy: &Tenancy,
+    client_id: i64,
+    forms: &[(i64, i64)],
+) -> Result<(), ApiError> {
+    let Some(client) = tenancy.enabled_client(client_id).await? else {
+        return Ok(());
+    };
+    let (ids, counts): (Vec<i64>, Vec<i64>) = forms.iter().copied().unzip();
+    let mut tx = tenancy.begin(&client).await?;
+    sqlx::query(
+        "update forms f set view_count = f.view_count + v.n
+         from unnest($1::bigint[], $2::bigint[]) as v (id, n) where f.id = v.id",
+    )
+    .bind(&ids)
+    .bind(&counts)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
