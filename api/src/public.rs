@@ -17,11 +17,14 @@ pub enum Action {
     Submit,
 }
 
+/// Requests counted per address and action since the window opened.
+type Window = (Instant, HashMap<(IpAddr, Action), u32>);
+
 pub struct PublicForms {
     clients: RwLock<HashMap<String, (Instant, Option<Client>)>>,
     forms: RwLock<HashMap<(i64, i64), (Instant, bool)>>,
     views: Mutex<HashMap<(i64, i64), i64>>,
-    hits: Mutex<(Instant, HashMap<(IpAddr, Action), u32>)>,
+    hits: Mutex<Window>,
     /// Requests per address per minute; 0 turns the limit off.
     views_per_minute: u32,
     submits_per_minute: u32,
