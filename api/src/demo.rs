@@ -22,6 +22,7 @@ pub async fn seed(
         .fetch_one(&mut *tx)
         .await?;
     if existing > 0 {
+        seed_forms(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -71,7 +72,45 @@ pub async fn seed(
     )
     .execute(&mut *tx)
     .await?;
+    seed_forms(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists).await?;
     Ok(client)
+}
+
+/// Two public forms with a history of views and signups from contacts who arrived through them. Seeded on its
+/// own so a demo client made before forms existed gets them too.
+async fn seed_forms(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
+    let existing: i64 = sqlx::query_scalar("select count(*) from forms")
+        .fetch_one(&mut **tx)
+        .await?;
+    if existing > 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "insert into forms (name, origin_code_id, redirect_url, body_html, enabled, view_count)
+         select 'Clean water petition', id, 'https://example.org/thank-you',
+                '<h2>Stand up for clean water</h2><p>Add your name to the petition.</p>' ||
+                '<form><label for=\"email\">Email</label> <input type=\"email\" id=\"email\" name=\"email\" required>' ||
+                ' <button type=\"submit\">Sign the petition</button></form>',
+                true, 4120
+         from origin_codes where name = 'petition-clean-water'
+         union all
+         select 'Town hall RSVP', id, null,
+                '<h2>Join us at the town hall</h2><form><input type=\"email\" name=\"email\" ' ||
+                'placeholder=\"you@example.org\" required> <button type=\"submit\">RSVP</button></form>',
+                false, 960
+         from origin_codes where name = 'event-town-hall-oct'",
+    )
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "insert into external_signups (form_id, contact_id, origin_code_id, email, referrer, created)
+         select f.id, c.id, c.origin_code_id, c.email, 'https://example.org/petition', c.created
+         from forms f join contacts c on c.origin_code_id = f.origin_code_id
+         where c.id % 4 = 0",
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

@@ -66,10 +66,10 @@ floor=$(calc "$(date +%s.%N) - $start")
 "$API" clients create --short bench --name "Bench" >/dev/null
 COMPASS_USER_PASSWORD="Bench-passw0rd" "$API" users create --email bench@compass.test --admin >/dev/null
 "$WORKER" >"$WORK/worker.log" 2>&1 &
-WORKER_PID=$!
+echo $! >"$WORK/worker.pid"
 "$API" serve >"$WORK/api.log" 2>&1 &
 API_PID=$!
-trap 'kill $API_PID $WORKER_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
+trap 'kill $API_PID "$(cat "$WORK/worker.pid")" 2>/dev/null; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 
 BASE="http://127.0.0.1:$PORT"
@@ -89,9 +89,10 @@ upload() {
     status=$(curl -sf "${H[@]}" "$BASE/api/jobs/$id" | json '["completed"]')
     [ "$status" = True ] && break
     if [ -n "$KILL" ] && [ -z "${killed:-}" ] && [ "$(curl -sf "${H[@]}" "$BASE/api/jobs/$id" | json '["status"]')" = running ]; then
-      sleep 1; kill -9 "$WORKER_PID"; killed=1
+      sleep 1; kill -9 "$(cat "$WORK/worker.pid")"; killed=1
       echo "worker killed mid-import; starting another" >&2
-      "$WORKER" >>"$WORK/worker.log" 2>&1 & WORKER_PID=$!
+      "$WORKER" >>"$WORK/worker.log" 2>&1 &
+      echo $! >"$WORK/worker.pid"
     fi
     sleep 0.2
   done
@@ -101,7 +102,7 @@ upload() {
 
 say "real: upload through the api, import by the worker"
 real=$(upload "$CSV" bench-csv)
-peak_kb=$(awk '/VmHWM/ {print $2}' "/proc/$WORKER_PID/status")
+peak_kb=$(awk '/VmHWM/ {print $2}' "/proc/$(cat "$WORK/worker.pid")/status")
 counts=$("${PSQL[@]}" -tA -c "select (select count(*) from client_bench.contacts) || ' contacts, ' ||
                                       (select count(*) from client_bench.crm_list_members) || ' memberships'")
 

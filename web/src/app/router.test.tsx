@@ -126,8 +126,25 @@ describe('routes', () => {
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/jobs')).toBe(false);
   });
 
-  it('the form viewer needs no sign-in', async () => {
-    renderAt('/form-viewer;id=4;client=acme');
-    expect(await screen.findByText('The form viewer is not available yet.')).toBeInTheDocument();
+  it('the form viewer needs no sign-in and has no app shell', async () => {
+    fetchMock.mockImplementation((input) => {
+      const url = String(input);
+      if (url === '/api/crm-form/4/viewer') {
+        return Promise.resolve(jsonResponse({ id: 4, name: 'Join', bodyHtml: '<form><p>Join us</p></form>' }));
+      }
+      return Promise.resolve(new Response(null, { status: 204 }));
+    });
+    const router = renderAt('/form-viewer;id=4;client=acme');
+    expect(await screen.findByText('Join us')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/form-viewer;id=4;client=acme');
+    expect(screen.queryByText('Acme for Congress')).not.toBeInTheDocument();
+    const viewer = fetchMock.mock.calls.find(([url]) => url === '/api/crm-form/4/viewer')!;
+    expect(new Headers(viewer[1]?.headers).get('client-short')).toBe('acme');
+  });
+
+  it('the forms pages are built', async () => {
+    signIn();
+    renderAt('/crm-forms');
+    expect(await screen.findByRole('button', { name: 'Send Form' })).toBeInTheDocument();
   });
 });

@@ -111,17 +111,17 @@ const productRoutes: RouteObject[] = [
     crumbs: crm(TEMPLATES, 'Template'),
     notice: 'The template editor is not available yet.',
   }),
-  placeholder('crm-forms', { title: 'Forms', crumbs: crm(FORMS), notice: 'CRM forms are not available yet.' }),
-  placeholder('crm-form-add', {
-    title: 'Create Form',
-    crumbs: crm(FORMS, 'Create Form'),
-    notice: 'The form editor is not available yet.',
-  }),
-  placeholder('crm-form-detail/:id', {
-    title: 'Form',
-    crumbs: crm(FORMS, 'Form'),
-    notice: 'The form editor is not available yet.',
-  }),
+  { path: 'crm-forms', handle: { title: 'Forms', crumbs: crm(FORMS) }, lazy: () => import('./routes/crm/forms') },
+  {
+    path: 'crm-form-add',
+    handle: { title: 'Create Form', crumbs: crm(FORMS, 'Create Form') },
+    lazy: () => import('./routes/crm/form-add'),
+  },
+  {
+    path: 'crm-form-detail/:id',
+    handle: { title: 'Form', crumbs: crm(FORMS, 'Form') },
+    lazy: () => import('./routes/crm/form-detail'),
+  },
 ];
 
 const authRoutes: RouteObject[] = [
@@ -134,9 +134,12 @@ const authRoutes: RouteObject[] = [
   { path: 'logout', lazy: () => import('./routes/auth/logout') },
 ];
 
-/** Unknown paths go to the dashboard; an address containing form-viewer (matrix parameters) is the form viewer. */
+/** An address starting with /form-viewer (matrix parameters: `/form-viewer;id=5;client=demo`) is the form viewer. */
+export const isFormViewerPath = (pathname: string): boolean => pathname.startsWith('/form-viewer');
+
+/** Unknown paths go to the dashboard, except the form viewer's (public, no sign-in, no app shell). */
 function unknownPathLoader({ request }: LoaderFunctionArgs) {
-  if (new URL(request.url).pathname.includes('form-viewer')) return null;
+  if (isFormViewerPath(new URL(request.url).pathname)) return null;
   throw redirect('/dashboard');
 }
 

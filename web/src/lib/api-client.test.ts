@@ -30,6 +30,25 @@ describe('customFetch', () => {
     expect(headers.get('client-id')).toBe('7');
   });
 
+  it('never overwrites a session header the caller passed explicitly', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ id: 5, name: 'Join us', bodyHtml: '' }));
+    await customFetch('/api/crm-form/5/viewer', { headers: { 'client-short': 'demo', 'client-id': '42' } });
+    const headers = lastRequestHeaders();
+    expect(headers.get('client-short')).toBe('demo');
+    expect(headers.get('client-id')).toBe('42');
+    expect(headers.get('Authorization')).toBe('Bearer tok-123');
+  });
+
+  it('sends an explicit client-short without any session', async () => {
+    localStorage.clear();
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+    await customFetch('/api/crm-form/5/view', { method: 'POST', headers: new Headers({ 'client-short': 'demo' }) });
+    const headers = lastRequestHeaders();
+    expect(headers.get('client-short')).toBe('demo');
+    expect(headers.has('client-id')).toBe(false);
+    expect(headers.has('Authorization')).toBe(false);
+  });
+
   it('adds them to /auth-api/session calls too', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse([]));
     await customFetch('/auth-api/session/clients');

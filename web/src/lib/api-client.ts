@@ -51,7 +51,7 @@ async function errorMessage(res: Response): Promise<string> {
 
 /**
  * The fetch mutator used by every generated API call. Adds the Bearer token and the client-short and client-id
- * headers (except for /auth-api/auth…), sends string bodies as JSON, throws ApiError on non-2xx responses and
+ * headers (except for /auth-api/auth…) unless the caller already set them, sends string bodies as JSON, throws ApiError on non-2xx responses and
  * returns the parsed body.
  */
 export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T> => {
@@ -60,9 +60,10 @@ export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T
     const token = getToken();
     const clientShort = getClientShort();
     const clientId = getClientId();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    if (clientShort) headers.set('client-short', clientShort);
-    if (clientId) headers.set('client-id', clientId);
+    // A header the caller passed explicitly (e.g. the public form viewer's client-short) always wins.
+    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+    if (clientShort && !headers.has('client-short')) headers.set('client-short', clientShort);
+    if (clientId && !headers.has('client-id')) headers.set('client-id', clientId);
   }
   if (typeof init?.body === 'string' && !headers.has('Content-Type')) {
     headers.set('Content-Type', 'application/json');

@@ -1,11 +1,10 @@
-import Container from 'react-bootstrap/Container';
-import { EmptyState } from '@/components/empty-state';
+import { useLocation } from 'react-router';
+import { FormViewer } from '@/features/crm-forms/components/form-viewer';
+import { parseViewerPath } from '@/features/crm-forms/utils';
 
-/** The public form viewer (no sign-in). */
+/** The public form viewer (no sign-in, no app shell): `/form-viewer;id={id};client={client}`. */
 export function Component() {
-  return (
-    <Container className="py-5">
-      <EmptyState>The form viewer is not available yet.</EmptyState>
-    </Container>
-  );
+  const { pathname } = useLocation();
+  const { id, client } = parseViewerPath(pathname);
+  return <FormViewer key={`${id}-${client}`} id={id} client={client} />;
 }

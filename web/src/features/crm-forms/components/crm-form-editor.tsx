@@ -1,0 +1,304 @@
+import { useRef, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import {
+  createCrmForm,
+  getGetCrmFormQueryKey,
+  getListCrmFormsQueryKey,
+  getOrCreateOriginCode,
+  updateCrmForm,
+  useDeleteCrmForm,
+  useGetCrmForm,
+} from '@/api/gen';
+import type { Form as CrmForm, FormInput, OriginCode } from '@/api/gen/model';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
+import { DetailGrid } from '@/components/detail-grid';
+import { OriginCodeSingleSelect } from '@/components/form/origin-code-select';
+import { PageSpinner } from '@/components/page-spinner';
+import { notifySuccess } from '@/lib/notifications';
+import { getClientShort } from '@/lib/session';
+import { formatCount, formDisplayName, publicFormLink } from '../utils';
+import { FORMS_CRUMBS } from './crm-forms-page';
+import { FormSignups } from './form-signups';
+
+type OriginMode = 'new' | 'existing';
+
+const NAME_MAX = 200;
+
+/** The public link of a saved form, with a copy button. */
+function PublicLink({ id }: { id: number }) {
+  const link = publicFormLink(window.location.origin, id, getClientShort() ?? '');
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      // No clipboard access: select the text so the user can copy it.
+      input.current?.select();
+    }
+  };
+  return (
+    <Form.Group className="mb-3" controlId="crm-form-public-link">
+      <Form.Label>Public form link</Form.Label>
+      <InputGroup>
+        <Form.Control ref={input} readOnly value={link} onFocus={(e) => e.target.select()} />
+        <Button variant="outline-secondary" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </InputGroup>
+    </Form.Group>
+  );
+}
+
+/** The editor's fields for a new form (`form` null) or a saved one. */
+function FormEditorFields({ form }: { form: CrmForm | null }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const isNew = form === null;
+  const [name, setName] = useState(form?.name ?? '');
+  const [touched, setTouched] = useState(false);
+  // A saved form keeps its origin code: only an existing code can be chosen.
+  const [mode, setMode] = useState<OriginMode>(isNew ? 'new' : 'existing');
+  const [newCode, setNewCode] = useState('');
+  const [existingCode, setExistingCode] = useState<OriginCode | null>(
+    form?.externalOriginCodeId != null
+      ? {
+          id: form.externalOriginCodeId,
+          name: form.originCodeName ?? '',
+          label: form.originCodeName ?? String(form.externalOriginCodeId),
+        }
+      : null,
+  );
+  const [redirectUrl, setRedirectUrl] = useState(form?.redirect_url ?? '');
+  const [bodyHtml, setBodyHtml] = useState(form?.bodyHtml ?? '');
+  const [enabled, setEnabled] = useState(form?.enabled ?? true);
+  const [confirming, setConfirming] = useState(false);
+
+  const save = useMutation({
+    mutationFn: async (): Promise<CrmForm> => {
+      let originCodeId: number | undefined;
+      if (mode === 'new') {
+        const code = newCode.trim();
+        if (code) originCodeId = (await getOrCreateOriginCode({ name: code })).id;
+      } else {
+        originCodeId = existingCode?.id;
+      }
+      const redirect = redirectUrl.trim();
+      const data: FormInput = { name: name.trim(), enabled };
+      if (originCodeId !== undefined) data.externalOriginCodeId = originCodeId;
+      if (isNew) {
+        if (redirect) data.redirect_url = redirect;
+        // Left out when empty: the server supplies the default body (an e-mail field and a submit button).
+        if (bodyHtml.trim()) data.bodyHtml = bodyHtml;
+        return createCrmForm(data);
+      }
+      data.redirect_url = redirect;
+      data.bodyHtml = bodyHtml;
+      return updateCrmForm(form.id, data);
+    },
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(getGetCrmFormQueryKey(saved.id), saved);
+      await queryClient.invalidateQueries({ queryKey: getListCrmFormsQueryKey() });
+      notifySuccess('Form saved');
+      await navigate(`/crm-form-detail/${saved.id}`);
+    },
+  });
+
+  const remove = useDeleteCrmForm({
+    mutation: {
+      meta: { errorMessage: 'Could not delete the form' },
+      onSuccess: async () => {
+        setConfirming(false);
+        if (form) queryClient.removeQueries({ queryKey: getGetCrmFormQueryKey(form.id) });
+        await queryClient.invalidateQueries({ queryKey: getListCrmFormsQueryKey() });
+        await navigate('/crm-forms');
+      },
+      onError: () => setConfirming(false),
+    },
+  });
+
+  const nameMissing = name.trim() === '';
+  const nameValid = !nameMissing && name.trim().length <= NAME_MAX;
+  const busy = save.isPending || remove.isPending;
+  const originCodeText = mode === 'new' ? newCode.trim() : (existingCode?.label ?? '');
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!nameValid || busy) return;
+    save.mutate();
+  };
+
+  return (
+    <Form onSubmit={onSubmit} noValidate className="crm-form-editor">
+      <Tabs id="crm-form-editor-tabs" defaultActiveKey="setup" className="mb-3">
+        <Tab eventKey="setup" title="Form Setup">
+          <Form.Group className="mb-3" controlId="crm-form-name">
+            <Form.Label>Form name</Form.Label>
+            <Form.Control
+              value={name}
+              maxLength={NAME_MAX}
+              onChange={(e) => setName(e.target.value)}
+              onBlur={() => setTouched(true)}
+              isInvalid={touched && nameMissing}
+              required
+            />
+            <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
+          </Form.Group>
+          <fieldset className="mb-3">
+            <legend className="form-label fs-6">Origin code</legend>
+            <Form.Check
+              inline
+              type="radio"
+              id="crm-form-origin-new"
+              name="crm-form-origin"
+              label="Create New"
+              checked={mode === 'new'}
+              disabled={!isNew}
+              onChange={() => setMode('new')}
+            />
+            <Form.Check
+              inline
+              type="radio"
+              id="crm-form-origin-existing"
+              name="crm-form-origin"
+              label="Use Existing"
+              checked={mode === 'existing'}
+              onChange={() => setMode('existing')}
+            />
+          </fieldset>
+          {mode === 'new' ? (
+            <Form.Group className="mb-3" controlId="crm-form-new-origin-code">
+              <Form.Label>New origin code</Form.Label>
+              <Form.Control value={newCode} maxLength={200} onChange={(e) => setNewCode(e.target.value)} />
+            </Form.Group>
+          ) : (
+            <OriginCodeSingleSelect label="Existing origin code" value={existingCode} onChange={setExistingCode} />
+          )}
+          <Form.Group className="mb-3" controlId="crm-form-redirect">
+            <Form.Label>Redirect URL</Form.Label>
+            <Form.Control
+              type="url"
+              value={redirectUrl}
+              maxLength={2000}
+              placeholder="https://…"
+              onChange={(e) => setRedirectUrl(e.target.value)}
+            />
+            <Form.Text muted>Where visitors go after signing up; empty for a thank-you message.</Form.Text>
+          </Form.Group>
+        </Tab>
+        <Tab eventKey="html" title="HTML Editor">
+          <div className="row g-3">
+            <Form.Group className="col-lg-6" controlId="crm-form-body">
+              <Form.Label>Body HTML</Form.Label>
+              <Form.Control
+                as="textarea"
+                rows={18}
+                className="font-monospace"
+                spellCheck={false}
+                value={bodyHtml}
+                onChange={(e) => setBodyHtml(e.target.value)}
+              />
+              {isNew && bodyHtml.trim() === '' && (
+                <Form.Text muted>Leave empty for the default form: an e-mail field and a submit button.</Form.Text>
+              )}
+            </Form.Group>
+            <div className="col-lg-6">
+              <div className="form-label">Preview</div>
+              {/* The body never enters the app's DOM: it renders in a sandbox without scripts. */}
+              <iframe
+                title="Form preview"
+                sandbox=""
+                srcDoc={bodyHtml}
+                className="w-100 border rounded bg-white"
+                style={{ height: '24rem' }}
+              />
+            </div>
+          </div>
+        </Tab>
+        <Tab eventKey="confirm" title="Confirm">
+          <Card className="mb-3">
+            <Card.Body>
+              <DetailGrid
+                rows={[
+                  ['Name', name.trim() || '—'],
+                  ['Submissions', formatCount(form?.submissions ?? 0)],
+                  ['Redirect', redirectUrl.trim() || '—'],
+                  ['Origin Code', originCodeText || '—'],
+                ]}
+              />
+            </Card.Body>
+          </Card>
+          <Form.Check
+            type="switch"
+            role="switch"
+            className="mb-3"
+            id="crm-form-enabled"
+            label="Enabled"
+            checked={enabled}
+            onChange={(e) => setEnabled(e.target.checked)}
+          />
+          {form && <PublicLink id={form.id} />}
+          <div className="d-flex gap-2">
+            <Button type="submit" disabled={!nameValid || busy}>
+              Save
+            </Button>
+            {form && (
+              <Button variant="outline-danger" onClick={() => setConfirming(true)} disabled={busy}>
+                Delete
+              </Button>
+            )}
+          </div>
+        </Tab>
+      </Tabs>
+      {form && (
+        <ConfirmDeleteDialog
+          show={confirming}
+          busy={remove.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => remove.mutate({ id: form.id })}
+        />
+      )}
+    </Form>
+  );
+}
+
+/** The form editor: a new form (no id) or a saved one (with its recent signups). */
+export function CrmFormEditor({ id }: { id?: number }) {
+  const isNew = id === undefined;
+  const valid = isNew || (Number.isInteger(id) && id > 0);
+  const form = useGetCrmForm(id ?? 0, {
+    query: { enabled: !isNew && valid, meta: { errorMessage: 'Could not load the form' } },
+  });
+  const title = isNew ? 'Create Form' : form.data ? formDisplayName(form.data.name) : 'Form';
+  return (
+    <>
+      <Breadcrumbs crumbs={[...FORMS_CRUMBS, { label: title }]} />
+      <h1 className="h3 mb-3">{title}</h1>
+      {isNew ? (
+        <FormEditorFields form={null} />
+      ) : !valid || form.isError ? (
+        <Alert variant="danger">
+          {form.error?.status === 404 || !valid ? 'This form does not exist.' : 'Could not load the form.'}
+        </Alert>
+      ) : form.isPending ? (
+        <PageSpinner label="Loading form" />
+      ) : (
+        <>
+          <FormEditorFields key={form.data.id} form={form.data} />
+          <FormSignups formId={form.data.id} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,201 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Form } from '@/api/gen/model';
+import { clearSnacks } from '@/lib/notifications';
+import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { CrmFormEditor } from './crm-form-editor';
+import { CrmFormsTable } from './crm-forms-table';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+const FORM: Form = {
+  id: 9,
+  name: 'Spring signup',
+  bodyHtml: '<form><input type="email" name="email"><button>Join</button></form>',
+  enabled: true,
+  externalOriginCodeId: 4,
+  originCodeName: 'spring-form',
+  redirect_url: 'https://example.org/thanks',
+  submissionCount: 1,
+  submissions: 1,
+  viewCount: 3,
+  created: '2026-03-04T10:20:30Z',
+  updated: '2026-03-04T10:20:30Z',
+};
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+});
+afterEach(() => act(() => clearSnacks()));
+
+function Location() {
+  return <div data-testid="location">{useLocation().pathname}</div>;
+}
+
+function renderEditor(route: string) {
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/crm-form-add" element={<CrmFormEditor />} />
+        <Route path="/crm-form-detail/:id" element={<CrmFormEditor id={FORM.id} />} />
+        <Route path="*" element={null} />
+      </Routes>
+      <Location />
+    </>,
+    { route },
+  );
+}
+
+const calls = () => fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+
+describe('CrmFormsTable', () => {
+  it('shows "Untitled", the status, submissions, conversion rate and origin code', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse([
+        FORM,
+        { ...FORM, id: 10, name: '', enabled: false, submissions: 0, submissionCount: 0, viewCount: 0, originCodeName: undefined },
+      ]),
+    );
+    renderWithProviders(<CrmFormsTable />);
+    const link = await screen.findByRole('link', { name: 'Spring signup' });
+    expect(link).toHaveAttribute('href', '/crm-form-detail/9');
+    const row = link.closest('tr')!;
+    expect(within(row).getByText('ENABLED')).toBeInTheDocument();
+    expect(within(row).getByText('0.33')).toBeInTheDocument();
+    expect(within(row).getByText('spring-form')).toBeInTheDocument();
+    const untitled = screen.getByRole('link', { name: 'Untitled' });
+    expect(untitled).toHaveAttribute('href', '/crm-form-detail/10');
+    const row2 = untitled.closest('tr')!;
+    expect(within(row2).getByText('DISABLED')).toBeInTheDocument();
+    expect(within(row2).getByText('0.00')).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/crm-form');
+  });
+
+  it('says so when there are no forms', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([]));
+    renderWithProviders(<CrmFormsTable />);
+    expect(await screen.findByText('No forms yet.')).toBeInTheDocument();
+  });
+});
+
+describe('CrmFormEditor', () => {
+  it('keeps Save disabled until the form has a name', async () => {
+    renderEditor('/crm-form-add');
+    expect(screen.getByRole('tab', { name: 'Form Setup' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'HTML Editor' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Create New' })).toBeChecked();
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Public form link')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Form Setup' }));
+    await userEvent.type(screen.getByLabelText('Form name'), '   ');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(save).toBeDisabled();
+    await userEvent.click(screen.getByRole('tab', { name: 'Form Setup' }));
+    await userEvent.type(screen.getByLabelText('Form name'), 'Spring');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(save).toBeEnabled();
+  });
+
+  it('Create New gets or creates the origin code, then creates the form without a body', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url === '/api/external-origin-code/get-or-create-crm' && init?.method === 'POST') {
+        return Promise.resolve(jsonResponse({ id: 4, name: 'spring-form', label: 'spring-form' }));
+      }
+      if (url === '/api/crm-form' && init?.method === 'POST') return Promise.resolve(jsonResponse(FORM, 201));
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderEditor('/crm-form-add');
+    await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
+    await userEvent.type(screen.getByLabelText('New origin code'), 'spring-form');
+    await userEvent.type(screen.getByLabelText('Redirect URL'), 'https://example.org/thanks');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(screen.getByRole('switch', { name: 'Enabled' })).toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-detail/9'));
+    expect(await screen.findByText('Form saved')).toBeInTheDocument();
+    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
+    expect(posts.map(([url]) => String(url))).toEqual(['/api/external-origin-code/get-or-create-crm', '/api/crm-form']);
+    expect(JSON.parse(String(posts[0][1]!.body))).toEqual({ name: 'spring-form' });
+    expect(JSON.parse(String(posts[1][1]!.body))).toEqual({
+      name: 'Spring signup',
+      enabled: true,
+      externalOriginCodeId: 4,
+      redirect_url: 'https://example.org/thanks',
+    });
+  });
+
+  it('shows the server message when saving fails', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      if (String(input) === '/api/crm-form' && init?.method === 'POST') {
+        return Promise.resolve(jsonResponse({ message: 'Redirect URL must start with http:// or https://' }, 400));
+      }
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderEditor('/crm-form-add');
+    await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
+    await userEvent.type(screen.getByLabelText('Redirect URL'), 'ftp://x');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('Error 400: Redirect URL must start with http:// or https://.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-add');
+  });
+
+  it('edits a saved form: origin code locked to Use Existing, public link, signups, delete', async () => {
+    localStorage.setItem('clientShort', 'demo');
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url === '/api/crm-form/9' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
+      if (url === '/api/crm-form/9' && init?.method === 'PATCH') return Promise.resolve(jsonResponse({ ...FORM, enabled: false }));
+      if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
+      if (url.startsWith('/api/external-signup')) {
+        return Promise.resolve(
+          jsonResponse([
+            { id: 1, contactId: 3, email: 'vera@example.org', originCodeName: 'spring-form', referrer: 'https://ref.example/', created: FORM.created },
+          ]),
+        );
+      }
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderEditor('/crm-form-detail/9');
+    expect(await screen.findByRole('heading', { name: 'Spring signup' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Create New' })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: 'Use Existing' })).toBeChecked();
+    expect(screen.getByRole('combobox', { name: 'Existing origin code' })).toHaveValue('spring-form');
+
+    const signups = await screen.findByRole('table', { name: 'Recent signups' });
+    expect(within(signups).getByText('vera@example.org')).toBeInTheDocument();
+    expect(within(signups).getByText(new Date(FORM.created).toLocaleString())).toBeInTheDocument();
+    const signupCall = fetchMock.mock.calls.find(([url]) => String(url).startsWith('/api/external-signup'))!;
+    const filter = new URL(String(signupCall[0]), 'http://x').searchParams.get('filter');
+    expect(JSON.parse(filter!)).toEqual({ formId: 9, limit: 20 });
+
+    await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
+    const preview = screen.getByTitle('Form preview');
+    expect(preview).toHaveAttribute('sandbox', '');
+    expect(preview).toHaveAttribute('srcdoc', FORM.bodyHtml);
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(screen.getByLabelText('Public form link')).toHaveValue(`${window.location.origin}/form-viewer;id=9;client=demo`);
+    await userEvent.click(screen.getByRole('switch', { name: 'Enabled' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Form saved')).toBeInTheDocument();
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
+    expect(JSON.parse(String(patch[1]!.body))).toMatchObject({ name: 'Spring signup', enabled: false, externalOriginCodeId: 4 });
+    expect(calls()).not.toContain('POST /api/external-origin-code/get-or-create-crm');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Confirm delete')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-forms'));
+    expect(calls()).toContain('DELETE /api/crm-form/9');
+  });
+});

@@ -1,0 +1,48 @@
+import type { Form } from '@/api/gen/model';
+
+export { formatCount, formatDateTime } from '@/lib/format';
+
+/** A form's name, "Untitled" when empty. */
+export const formDisplayName = (name: string | null | undefined): string => (name?.trim() ? name : 'Untitled');
+
+/** "ENABLED" when the form is enabled, else "DISABLED". */
+export const formStatus = (form: Pick<Form, 'enabled'>): 'ENABLED' | 'DISABLED' => (form.enabled ? 'ENABLED' : 'DISABLED');
+
+/** Submissions ÷ views with 2 decimals; "0.00" when the form has no views yet. */
+export function conversionRate(submissions: number, views: number): string {
+  if (!views || views <= 0) return '0.00';
+  return (submissions / views).toFixed(2);
+}
+
+/** The public address of a form: `{origin}/form-viewer;id={id};client={client}`. */
+export const publicFormLink = (origin: string, id: number, clientShort: string): string =>
+  `${origin}/form-viewer;id=${id};client=${clientShort}`;
+
+export interface ViewerParams {
+  id: number | null;
+  client: string | null;
+}
+
+/**
+ * Reads the matrix parameters of the viewer's address (`/form-viewer;id=5;client=demo`): id and client from the
+ * segment that starts with form-viewer.
+ */
+export function parseViewerPath(pathname: string): ViewerParams {
+  const segment = pathname.split('/').find((part) => part.startsWith('form-viewer')) ?? '';
+  const params = new Map<string, string>();
+  for (const part of segment.split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    let value = part.slice(eq + 1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // keep the raw text
+    }
+    params.set(part.slice(0, eq).trim(), value.trim());
+  }
+  const rawId = params.get('id') ?? '';
+  const id = /^\d+$/.test(rawId) ? Number(rawId) : null;
+  const client = params.get('client') || null;
+  return { id: id !== null && id > 0 ? id : null, client };
+}
