@@ -10,6 +10,7 @@ pub mod error;
 pub mod public;
 pub mod routes;
 pub mod sanitize;
+pub mod signups;
 pub mod startup;
 pub mod state;
 

@@ -2,6 +2,7 @@ use crate::auth::TokenKeys;
 use crate::body_limit::BodyLimit;
 use crate::error::render;
 use crate::public::PublicForms;
+use crate::signups::SignupWriter;
 use crate::state::{AppState, SharedState};
 use crate::{routes, Settings};
 use poem::endpoint::StaticFilesEndpoint;
@@ -46,7 +47,7 @@ impl Application {
             .get_connection_manager()
             .await?;
         let state = Arc::new(AppState {
-            tenancy,
+            tenancy: tenancy.clone(),
             queue,
             redis,
             tokens: TokenKeys::new(&settings.jwt_secret, settings.token_ttl_minutes)?,
@@ -54,6 +55,7 @@ impl Application {
                 settings.form_views_per_minute,
                 settings.form_submits_per_minute,
             ),
+            signups: SignupWriter::start(tenancy.clone(), 4),
             provider_name: settings.provider_name.clone(),
             google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
         });

@@ -1,5 +1,6 @@
 use crate::auth::TokenKeys;
 use crate::public::PublicForms;
+use crate::signups::SignupWriter;
 use redis::aio::ConnectionManager;
 use std::sync::Arc;
 use tenancy::Tenancy;
@@ -13,6 +14,7 @@ pub struct AppState {
     pub redis: ConnectionManager,
     pub tokens: TokenKeys,
     pub public: PublicForms,
+    pub signups: SignupWriter,
     pub provider_name: String,
     pub google_client_id: Option<String>,
 }

@@ -434,26 +434,11 @@ impl FormsApi {
             .get("referer")
             .and_then(|v| v.to_str().ok())
             .map(|r| r.chars().take(1000).collect());
-        let mut tx = state.tenancy.begin(&client).await?;
-        // One statement: the form must be enabled; the contact is created with the form's origin code only when
-        // new (an existing contact keeps its own); the signup row is the submission.
-        let outcome: Option<(Option<String>, Option<i64>)> = sqlx::query_as(
-            "with f as (select id, origin_code_id, redirect_url from forms where id = $1 and enabled),
-                  c as (insert into contacts (email, origin_code_id) select $2, f.origin_code_id from f
-                        on conflict (email) do update set email = excluded.email returning id),
-                  s as (insert into external_signups (form_id, contact_id, origin_code_id, email, referrer)
-                        select f.id, c.id, f.origin_code_id, $2, $3 from f, c returning id)
-             select f.redirect_url, (select id from s) from f",
-        )
-        .bind(id.0)
-        .bind(&email)
-        .bind(referrer)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((redirect_url, Some(_signup))) = outcome else {
-            return Err(ApiError::NotFound("This form is not available".to_owned()));
-        };
-        tx.commit().await?;
+        let redirect_url = state
+            .signups
+            .submit(client, id.0, email, referrer)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("This form is not available".to_owned()))?;
         Ok(Json(SubmissionResult {
             message: thanks,
             redirect_url,

@@ -1,0 +1,144 @@
+//! Form submissions are written in groups: each submission waits on a channel, a few writer tasks take whatever
+//! has queued up (up to 256) and record it with one statement per client in one transaction, then answer every
+//! waiting request. Under load that turns thousands of small transactions a second into a few dozen, and with
+//! no load a submission is written at once (nothing waits for a batch to fill).
+
+use crate::error::ApiError;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tenancy::{Client, Tenancy};
+use tokio::sync::{mpsc, oneshot, Mutex};
+
+const MAX_BATCH: usize = 256;
+
+/// `Some(redirect_url)` when the signup was recorded; `None` when the form is unknown or disabled.
+pub type SubmitOutcome = Result<Option<Option<String>>, ApiError>;
+
+struct Pending {
+    client: Client,
+    form_id: i64,
+    email: String,
+    referrer: Option<String>,
+    reply: oneshot::Sender<SubmitOutcome>,
+}
+
+pub struct SignupWriter {
+    queue: mpsc::Sender<Pending>,
+}
+
+impl SignupWriter {
+    /// Starts `writers` writer tasks on the current runtime.
+    pub fn start(tenancy: Tenancy, writers: usize) -> Self {
+        let (queue, rx) = mpsc::channel::<Pending>(8192);
+        let rx = Arc::new(Mutex::new(rx));
+        for _ in 0..writers.max(1) {
+            tokio::spawn(write_loop(tenancy.clone(), rx.clone()));
+        }
+        Self { queue }
+    }
+
+    pub async fn submit(
+        &self,
+        client: Client,
+        form_id: i64,
+        email: String,
+        referrer: Option<String>,
+    ) -> SubmitOutcome {
+        let (reply, answer) = oneshot::channel();
+        self.queue
+            .send(Pending {
+                client,
+                form_id,
+                email,
+                referrer,
+                reply,
+            })
+            .await
+            .map_err(|_| ApiError::internal("signup writer stopped"))?;
+        answer
+            .await
+            .map_err(|_| ApiError::internal("signup writer dropped a submission"))?
+    }
+}
+
+async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
+    loop {
+        let mut batch = Vec::new();
+        {
+            let mut rx = rx.lock().await;
+            match rx.recv().await {
+                Some(first) => batch.push(first),
+                None => return,
+            }
+            while batch.len() < MAX_BATCH {
+                match rx.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+        }
+        let mut by_client: HashMap<i64, Vec<Pending>> = HashMap::new();
+        for item in batch {
+            by_client.entry(item.client.id).or_default().push(item);
+        }
+        for (_, items) in by_client {
+            let outcome = write_batch(&tenancy, &items).await;
+            match outcome {
+                Ok(mut redirects) => {
+                    for (i, item) in items.into_iter().enumerate() {
+                        let _ = item.reply.send(Ok(redirects.remove(&(i as i32))));
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    for item in items {
+                        let _ = item.reply.send(Err(ApiError::Internal(message.clone())));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One statement for the whole group: rows for unknown or disabled forms drop out at the join; contacts are
+/// created (with the form's origin code) only when new, in e-mail order so concurrent groups lock rows in the
+/// same order; every remaining row becomes a signup.
+async fn write_batch(
+    tenancy: &Tenancy,
+    items: &[Pending],
+) -> Result<HashMap<i32, Option<String>>, ApiError> {
+    let Some(first) = items.first() else {
+        return Ok(HashMap::new());
+    };
+    let forms: Vec<i64> = items.iter().map(|i| i.form_id).collect();
+    let emails: Vec<&str> = items.iter().map(|i| i.email.as_str()).collect();
+    let referrers: Vec<Option<&str>> = items.iter().map(|i| i.referrer.as_deref()).collect();
+    let order: Vec<i32> = (0..items.len() as i32).collect();
+    let mut tx = tenancy.begin(&first.client).await?;
+    let rows: Vec<(i32, Option<String>)> = sqlx::query_as(
+        "with input as (
+             select * from unnest($1::bigint[], $2::text[], $3::text[], $4::int[]) as t (form_id, email, referrer, ord)
+         ), f as (
+             select i.ord, i.email, i.referrer, fo.id as form_id, fo.origin_code_id, fo.redirect_url
+             from input i join forms fo on fo.id = i.form_id and fo.enabled
+         ), c as (
+             insert into contacts (email, origin_code_id)
+             select distinct on (email) email, origin_code_id from f order by email, ord
+             on conflict (email) do update set email = excluded.email
+             returning id, email
+         ), s as (
+             insert into external_signups (form_id, contact_id, origin_code_id, email, referrer)
+             select f.form_id, c.id, f.origin_code_id, f.email, f.referrer from f join c on c.email = f.email
+             returning id
+         )
+         select f.ord, f.redirect_url from f",
+    )
+    .bind(&forms)
+    .bind(&emails)
+    .bind(&referrers)
+    .bind(&order)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(rows.into_iter().collect())
+}
