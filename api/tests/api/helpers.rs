@@ -46,6 +46,11 @@ fn init_logs() {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// `spawn_app` with settings changed by `adjust` first.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     init_logs();
     let web_dist = std::env::temp_dir().join(unique("compass-web-"));
     std::fs::create_dir_all(&web_dist).unwrap();
@@ -55,7 +60,7 @@ pub async fn spawn_app() -> TestApp {
     )
     .unwrap();
     let queue_name = unique("compass-test-");
-    let settings = Settings {
+    let mut settings = Settings {
         database_url: database_url(),
         redis_url: redis_url(),
         job_queue: queue_name.clone(),
@@ -72,6 +77,7 @@ pub async fn spawn_app() -> TestApp {
         form_submits_per_minute: 0,
         database_pool_size: 8,
     };
+    adjust(&mut settings);
     let app = Application::build(settings).await.expect("api builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let tenancy = app.state().tenancy.clone();
