@@ -19,7 +19,7 @@ test('a file upload becomes a list through a background job, then a query list s
   await page.getByLabel('Upload File').check();
   await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'volunteers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('switch', { name: 'Create new contacts' }).check();
-  await page.getByLabel('Origin code').fill('volunteer-form');
+  await page.getByRole('textbox', { name: 'Origin code' }).fill('volunteer-form');
   await page.getByRole('button', { name: 'Create List' }).click();
 
   await expect(page.getByText('Starting upload')).toBeVisible();

@@ -62,8 +62,11 @@ export function SearchableMultiSelect<T extends MultiSelectItem>({
   const available = options.filter((option) => !chosen.has(option.id));
   const activeIndex = Math.min(active, Math.max(available.length - 1, 0));
 
+  // A pick clears the search and closes the list, so the next control is where the user expects it.
   const add = (item: T) => {
     onChange([...value, item]);
+    setTerm('');
+    setOpen(false);
     setActive(0);
   };
   const remove = (item: T) => onChange(value.filter((v) => v.id !== item.id));
@@ -90,7 +93,7 @@ export function SearchableMultiSelect<T extends MultiSelectItem>({
 
   const showList = open && !disabled;
   return (
-    <Form.Group className="searchable-multi-select mb-3">
+    <Form.Group className="searchable-multi-select mb-3 position-relative">
       <Form.Label htmlFor={inputId}>{label}</Form.Label>
       {value.length > 0 && (
         <ul className="list-unstyled d-flex flex-wrap gap-2 mb-2" aria-label={`Selected ${label.toLowerCase()}`}>
@@ -137,8 +140,8 @@ export function SearchableMultiSelect<T extends MultiSelectItem>({
           role="listbox"
           aria-label={label}
           aria-multiselectable="true"
-          className="mt-1 shadow-sm overflow-auto"
-          style={{ maxHeight: '16rem' }}
+          className="position-absolute start-0 end-0 mt-1 shadow-sm overflow-auto"
+          style={{ maxHeight: '16rem', zIndex: 1050 }}
         >
           {loading && available.length === 0 ? (
             <ListGroup.Item className="text-body-secondary">

@@ -83,7 +83,7 @@ export function SearchableSelect<T extends SelectItem>({
 
   const showList = open && !disabled;
   return (
-    <Form.Group className="searchable-select mb-3">
+    <Form.Group className="searchable-select mb-3 position-relative">
       <Form.Label htmlFor={inputId}>{label}</Form.Label>
       <Form.Control
         id={inputId}
@@ -117,8 +117,8 @@ export function SearchableSelect<T extends SelectItem>({
           id={listId}
           role="listbox"
           aria-label={label}
-          className="mt-1 shadow-sm overflow-auto"
-          style={{ maxHeight: '16rem' }}
+          className="position-absolute start-0 end-0 mt-1 shadow-sm overflow-auto"
+          style={{ maxHeight: '16rem', zIndex: 1050 }}
         >
           {loading && options.length === 0 ? (
             <ListGroup.Item className="text-body-secondary">
