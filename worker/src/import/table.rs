@@ -192,3 +192,50 @@ fn guard_zip(file: &mut File) -> Result<(), JobError> {
 fn io(e: std::io::Error) -> JobError {
     JobError::Io(e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A small zip whose central directory claims a 4 GB entry, as a zip bomb does.
+    fn bomb() -> tempfile::NamedTempFile {
+        let mut bytes = Vec::new();
+        {
+            let mut zip = zip::ZipWriter::new(std::io::Cursor::new(&mut bytes));
+            zip.start_file(
+                "xl/worksheets/sheet1.xml",
+                zip::write::SimpleFileOptions::default(),
+            )
+            .unwrap();
+            zip.write_all(&[b'a'; 1000]).unwrap();
+            zip.finish().unwrap();
+        }
+        let central = bytes
+            .windows(4)
+            .position(|w| w == [0x50, 0x4b, 0x01, 0x02])
+            .unwrap();
+        bytes[central + 24..central + 28].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&bytes).unwrap();
+        file
+    }
+
+    #[test]
+    fn an_archive_that_would_inflate_past_the_limit_is_refused_unread() {
+        let file = bomb();
+        let err = open(file.path(), Format::Excel).err().expect("refused");
+        assert_eq!(
+            err.to_string(),
+            "The workbook expands to more than 512 MB and was not read"
+        );
+    }
+
+    #[test]
+    fn text_with_nul_bytes_is_not_a_csv() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"Email\n\x00\x01\x02").unwrap();
+        let err = open(file.path(), Format::Delimited).err().expect("refused");
+        assert_eq!(err.to_string(), "The file is not a text file (CSV or TXT)");
+    }
+}
