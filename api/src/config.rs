@@ -39,6 +39,9 @@ pub struct Settings {
     /// Largest accepted file upload, in bytes.
     #[arg(long, env = "MAX_UPLOAD_BYTES", default_value_t = 200 * 1024 * 1024)]
     pub max_upload_bytes: usize,
+    /// Outgoing mail: smtp://host:port (plain), smtp://host:port?tls=required (STARTTLS) or smtps://host:port.
+    #[arg(long, env = "SMTP_URL", default_value = "smtp://127.0.0.1:2525")]
+    pub smtp_url: String,
     /// Public form views per address per minute; 0 turns the limit off.
     #[arg(long, env = "FORM_VIEWS_PER_MINUTE", default_value_t = 300)]
     pub form_views_per_minute: u32,

@@ -25,6 +25,8 @@ pub enum StartupError {
     Redis(#[from] redis::RedisError),
     #[error(transparent)]
     Token(#[from] crate::auth::TokenError),
+    #[error(transparent)]
+    Mail(#[from] worker::mail::MailError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -56,6 +58,7 @@ impl Application {
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
+            mailer: worker::mail::Mailer::from_url(&settings.smtp_url, 4)?,
             provider_name: settings.provider_name.clone(),
             google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
         });

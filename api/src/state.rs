@@ -15,6 +15,7 @@ pub struct AppState {
     pub tokens: TokenKeys,
     pub public: PublicForms,
     pub signups: SignupWriter,
+    pub mailer: worker::mail::Mailer,
     pub provider_name: String,
     pub google_client_id: Option<String>,
 }

@@ -7,6 +7,7 @@
 mod error;
 pub mod import;
 mod kinds;
+pub mod mail;
 mod pool;
 mod queue;
 mod row;

@@ -271,3 +271,11 @@ impl AuthApi {
         }))
     }
 }
+
+/// A universal user's first name, for merge tags in test sends.
+pub async fn first_name(state: &AppState, user_id: i64) -> Result<String, ApiError> {
+    Ok(find_user(state, None, user_id)
+        .await?
+        .map(|u| u.first_name)
+        .unwrap_or_default())
+}

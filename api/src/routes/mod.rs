@@ -8,6 +8,7 @@ pub mod health;
 pub mod imports;
 pub mod jobs;
 pub mod lists;
+pub mod mailings;
 pub mod origin_codes;
 pub mod settings;
 
@@ -27,6 +28,8 @@ pub enum ApiTags {
     Contacts,
     /// Lead-capture forms and their signups
     Forms,
+    /// Mailings, templates and senders
+    Mailings,
     /// Service health
     Health,
 }
@@ -40,6 +43,7 @@ pub type Apis = (
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
     forms::FormsApi,
+    mailings::MailingsApi,
     health::HealthApi,
 );
 
@@ -55,6 +59,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,
             forms::FormsApi,
+            mailings::MailingsApi,
             health::HealthApi,
         ),
         "Compass",

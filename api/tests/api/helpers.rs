@@ -73,6 +73,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         google_client_id: None,
         max_body_bytes: 64 * 1024,
         max_upload_bytes: 4 * 1024 * 1024,
+        smtp_url: "smtp://127.0.0.1:9".into(),
         form_views_per_minute: 0,
         form_submits_per_minute: 0,
         database_pool_size: 8,

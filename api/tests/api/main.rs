@@ -11,5 +11,6 @@ mod conventions;
 mod forms;
 mod jobs;
 mod lists;
+mod mailings;
 mod settings;
 mod tenancy_isolation;

@@ -4,4 +4,5 @@ export * from './forms/forms.ts';
 export * from './health/health.ts';
 export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';
+export * from './mailings/mailings.ts';
 export * from './settings/settings.ts';

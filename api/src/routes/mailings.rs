@@ -1,0 +1,627 @@
+//! Templates, sender identities and mailings. A mailing's status is derived as the spec says: DRAFT while
+//! `isDraft`; otherwise SENT once a send attempt exists; otherwise CONFIRMED. Only drafts and never-attempted
+//! mailings can be changed.
+
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use tenancy::TenantTx;
+
+pub struct MailingsApi;
+
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct MailingTemplate {
+    pub id: i64,
+    pub name: String,
+    #[oai(rename = "bodyHtml")]
+    pub body_html: String,
+    pub created: DateTime<Utc>,
+    pub updated: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+pub struct TemplateInput {
+    #[oai(validator(max_length = 200))]
+    pub name: Option<String>,
+    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
+    pub body_html: Option<String>,
+}
+
+/// A sender identity: the From and Reply-To of a mailing.
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct Sender {
+    pub id: i64,
+    pub name: String,
+    #[oai(rename = "fromAddress")]
+    pub from_address: String,
+    #[oai(rename = "replyTo")]
+    pub reply_to: Option<String>,
+    pub created: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+pub struct SenderInput {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    #[oai(rename = "fromAddress", validator(max_length = 320))]
+    pub from_address: String,
+    #[oai(rename = "replyTo", validator(max_length = 320))]
+    pub reply_to: Option<String>,
+}
+
+/// A select option.
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct SenderOption {
+    pub id: i64,
+    pub label: String,
+}
+
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct Mailing {
+    pub id: i64,
+    pub name: String,
+    #[oai(rename = "subjectLine")]
+    pub subject_line: String,
+    #[oai(rename = "senderId")]
+    pub sender_id: Option<i64>,
+    #[oai(rename = "senderName")]
+    pub sender_name: Option<String>,
+    #[oai(rename = "sendTime")]
+    pub send_time: Option<DateTime<Utc>>,
+    #[oai(rename = "listId")]
+    pub list_id: Option<i64>,
+    #[oai(rename = "listName")]
+    pub list_name: Option<String>,
+    #[oai(rename = "bodyHtml")]
+    pub body_html: String,
+    #[oai(rename = "isDraft")]
+    pub is_draft: bool,
+    /// When the send started; null until then.
+    #[oai(rename = "sendAttempt")]
+    pub send_attempt: Option<DateTime<Utc>>,
+    /// Recipients who opened (people, not machines), counted once each.
+    #[oai(rename = "openCount")]
+    pub open_count: i64,
+    #[oai(rename = "recipCount")]
+    pub recip_count: i64,
+    /// idle, sending, done or paused
+    pub delivery: String,
+    #[oai(rename = "deliveryMessage")]
+    pub delivery_message: Option<String>,
+    pub created: DateTime<Utc>,
+}
+
+/// The fields of a mailing; every one of senderId, subjectLine, name, sendTime and listId is required.
+#[derive(Debug, Object)]
+pub struct MailingInput {
+    #[oai(validator(max_length = 200))]
+    pub name: String,
+    #[oai(rename = "subjectLine", validator(max_length = 300))]
+    pub subject_line: String,
+    #[oai(rename = "senderId")]
+    pub sender_id: i64,
+    /// An ISO date-time.
+    #[oai(rename = "sendTime")]
+    pub send_time: DateTime<Utc>,
+    #[oai(rename = "listId")]
+    pub list_id: i64,
+    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
+    pub body_html: String,
+    #[oai(rename = "isDraft")]
+    pub is_draft: bool,
+}
+
+/// A mailing's fields for a test send: everything but `isDraft`.
+#[derive(Debug, Object)]
+pub struct TestSendInput {
+    #[oai(validator(max_length = 200))]
+    pub name: String,
+    #[oai(rename = "subjectLine", validator(max_length = 300))]
+    pub subject_line: String,
+    #[oai(rename = "senderId")]
+    pub sender_id: i64,
+    #[oai(rename = "sendTime")]
+    pub send_time: Option<DateTime<Utc>>,
+    #[oai(rename = "listId")]
+    pub list_id: Option<i64>,
+    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
+    pub body_html: String,
+}
+
+#[derive(Debug, Object)]
+pub struct TestSendResult {
+    pub message: String,
+    /// The address the copy went to: the signed-in user's.
+    pub to: String,
+}
+
+#[derive(ApiResponse)]
+pub enum Created<T: poem_openapi::types::ToJSON + Send + Sync> {
+    #[oai(status = 201)]
+    Created(Json<T>),
+}
+
+#[derive(ApiResponse)]
+pub enum Deleted {
+    #[oai(status = 204)]
+    Deleted,
+}
+
+macro_rules! mailing_select {
+    () => {
+        "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
+                l.name as list_name, m.body_html, m.is_draft, m.send_attempt,
+                (select count(distinct e.contact_id) from mailing_events e
+                  where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
+                (select count(*) from mailing_recipients r where r.mailing_id = m.id) as recip_count,
+                m.delivery, m.delivery_message, m.created
+         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id "
+    };
+}
+
+fn required(value: &str, what: &str) -> Result<String, ApiError> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Err(ApiError::BadRequest(format!("{what} is required")));
+    }
+    // Subjects and names end up in mail headers: no line breaks, ever.
+    if v.chars().any(|c| c.is_control()) {
+        return Err(ApiError::BadRequest(format!(
+            "{what} must be a single line"
+        )));
+    }
+    Ok(v.to_owned())
+}
+
+fn valid_address(raw: &str) -> Result<String, ApiError> {
+    worker::import::normalize_email(raw)
+        .ok_or_else(|| ApiError::BadRequest(format!("Not a valid email: {raw}")))
+}
+
+async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {
+    sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))
+}
+
+async fn check_refs(tx: &mut TenantTx, input: &MailingInput) -> Result<(), ApiError> {
+    let (sender, list): (bool, bool) = sqlx::query_as(
+        "select exists (select 1 from senders where id = $1), exists (select 1 from crm_lists where id = $2)",
+    )
+    .bind(input.sender_id)
+    .bind(input.list_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if !sender {
+        return Err(ApiError::BadRequest("Unknown sender".to_owned()));
+    }
+    if !list {
+        return Err(ApiError::BadRequest("Unknown list".to_owned()));
+    }
+    Ok(())
+}
+
+#[OpenApi(tag = "ApiTags::Mailings")]
+impl MailingsApi {
+    /// Templates, newest first.
+    #[oai(
+        path = "/api/crm-mailing-template",
+        method = "get",
+        operation_id = "listMailingTemplates"
+    )]
+    async fn templates(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<MailingTemplate>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = sqlx::query_as::<_, MailingTemplate>(
+            "select id, name, body_html, created, updated from mailing_templates order by created desc, id desc",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(rows))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing-template",
+        method = "post",
+        operation_id = "createMailingTemplate"
+    )]
+    async fn create_template(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        input: Json<TemplateInput>,
+    ) -> Result<Created<MailingTemplate>, ApiError> {
+        let name = required(input.0.name.as_deref().unwrap_or(""), "Template name")?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let row = sqlx::query_as::<_, MailingTemplate>(
+            "insert into mailing_templates (name, body_html) values ($1, $2)
+             returning id, name, body_html, created, updated",
+        )
+        .bind(name)
+        .bind(input.0.body_html.unwrap_or_default())
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Created::Created(Json(row)))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing-template/:id",
+        method = "get",
+        operation_id = "getMailingTemplate"
+    )]
+    async fn template(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<MailingTemplate>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let row = sqlx::query_as::<_, MailingTemplate>(
+            "select id, name, body_html, created, updated from mailing_templates where id = $1",
+        )
+        .bind(id.0)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
+        tx.commit().await?;
+        Ok(Json(row))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing-template/:id",
+        method = "patch",
+        operation_id = "updateMailingTemplate"
+    )]
+    async fn update_template(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+        input: Json<TemplateInput>,
+    ) -> Result<Json<MailingTemplate>, ApiError> {
+        let name = input
+            .0
+            .name
+            .as_deref()
+            .map(|n| required(n, "Template name"))
+            .transpose()?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let row = sqlx::query_as::<_, MailingTemplate>(
+            "update mailing_templates set name = coalesce($2, name), body_html = coalesce($3, body_html),
+                    updated = now()
+             where id = $1 returning id, name, body_html, created, updated",
+        )
+        .bind(id.0)
+        .bind(name)
+        .bind(input.0.body_html)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
+        tx.commit().await?;
+        Ok(Json(row))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing-template/:id",
+        method = "delete",
+        operation_id = "deleteMailingTemplate"
+    )]
+    async fn delete_template(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let gone = sqlx::query("delete from mailing_templates where id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 0 {
+            return Err(ApiError::NotFound("Template not found".to_owned()));
+        }
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// Sender options for the mailing editor.
+    #[oai(
+        path = "/api/sender/sender-names",
+        method = "get",
+        operation_id = "listSenderNames"
+    )]
+    async fn sender_names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<SenderOption>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = sqlx::query_as::<_, SenderOption>(
+            "select id, name || ' <' || from_address || '>' as label from senders order by name, id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(rows))
+    }
+
+    /// Sender identities.
+    #[oai(path = "/api/sender", method = "get", operation_id = "listSenders")]
+    async fn senders(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<Sender>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = sqlx::query_as::<_, Sender>(
+            "select id, name, from_address, reply_to, created from senders order by name, id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(rows))
+    }
+
+    #[oai(path = "/api/sender", method = "post", operation_id = "createSender")]
+    async fn create_sender(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        input: Json<SenderInput>,
+    ) -> Result<Created<Sender>, ApiError> {
+        let name = required(&input.0.name, "Sender name")?;
+        let from = valid_address(&input.0.from_address)?;
+        let reply_to = input
+            .0
+            .reply_to
+            .as_deref()
+            .filter(|r| !r.trim().is_empty())
+            .map(valid_address)
+            .transpose()?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let row = sqlx::query_as::<_, Sender>(
+            "insert into senders (name, from_address, reply_to) values ($1, $2, $3)
+             returning id, name, from_address, reply_to, created",
+        )
+        .bind(name)
+        .bind(from)
+        .bind(reply_to)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Created::Created(Json(row)))
+    }
+
+    #[oai(
+        path = "/api/sender/:id",
+        method = "delete",
+        operation_id = "deleteSender"
+    )]
+    async fn delete_sender(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let gone = sqlx::query("delete from senders where id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 0 {
+            return Err(ApiError::NotFound("Sender not found".to_owned()));
+        }
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// Sends one rendered copy to the signed-in user at once; merge tags take the user's own values.
+    #[oai(
+        path = "/api/crm-mailing/send-to-my-inbox",
+        method = "post",
+        operation_id = "sendMailingToMyInbox"
+    )]
+    async fn send_to_my_inbox(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        input: Json<TestSendInput>,
+    ) -> Result<Json<TestSendResult>, ApiError> {
+        required(&input.0.name, "Name")?;
+        let subject = required(&input.0.subject_line, "Subject line")?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let sender: Option<(String, String, Option<String>)> =
+            sqlx::query_as("select name, from_address, reply_to from senders where id = $1")
+                .bind(input.0.sender_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        let (from_name, from_address, reply_to) =
+            sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
+        let to = auth.0.claims.user.email.clone();
+        let first_name = crate::routes::auth::first_name(&state, auth.0.claims.user.id).await?;
+        let html = worker::mail::merge(
+            &input.0.body_html,
+            &worker::mail::MergeValues {
+                first_name,
+                email: to.clone(),
+            },
+        );
+        let message = worker::mail::Outgoing {
+            from_name,
+            from_address,
+            reply_to,
+            to: to.clone(),
+            subject: format!("[Test] {subject}"),
+            html,
+            unsubscribe_url: None,
+        };
+        state.mailer.send(&message).await.map_err(|e| match e {
+            worker::mail::MailError::Address(m) => ApiError::BadRequest(m),
+            other => {
+                tracing::warn!(error = %other, "test send failed");
+                ApiError::Unavailable(
+                    "The mail server did not accept the message; try again shortly".to_owned(),
+                )
+            }
+        })?;
+        Ok(Json(TestSendResult {
+            message: "Draft sent".to_owned(),
+            to,
+        }))
+    }
+
+    /// Mailings, newest first.
+    #[oai(
+        path = "/api/crm-mailing",
+        method = "get",
+        operation_id = "listMailings"
+    )]
+    async fn mailings(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<Mailing>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = sqlx::query_as::<_, Mailing>(concat!(
+            mailing_select!(),
+            "order by m.created desc, m.id desc"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(rows))
+    }
+
+    /// Saves a draft (`isDraft` true) or confirms a mailing for sending at `sendTime` (`isDraft` false).
+    #[oai(
+        path = "/api/crm-mailing",
+        method = "post",
+        operation_id = "createMailing"
+    )]
+    async fn create_mailing(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        input: Json<MailingInput>,
+    ) -> Result<Created<Mailing>, ApiError> {
+        let name = required(&input.0.name, "Name")?;
+        let subject = required(&input.0.subject_line, "Subject line")?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        check_refs(&mut tx, &input.0).await?;
+        let id: i64 = sqlx::query_scalar(
+            "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft)
+             values ($1, $2, $3, $4, $5, $6, $7) returning id",
+        )
+        .bind(name)
+        .bind(subject)
+        .bind(input.0.sender_id)
+        .bind(input.0.send_time)
+        .bind(input.0.list_id)
+        .bind(&input.0.body_html)
+        .bind(input.0.is_draft)
+        .fetch_one(&mut *tx)
+        .await?;
+        let mailing = fetch_mailing(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(Created::Created(Json(mailing)))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing/:id",
+        method = "get",
+        operation_id = "getMailing"
+    )]
+    async fn mailing(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<Mailing>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let mailing = fetch_mailing(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(mailing))
+    }
+
+    /// Changes a draft or a confirmed mailing whose send has not started.
+    #[oai(
+        path = "/api/crm-mailing/:id",
+        method = "patch",
+        operation_id = "updateMailing"
+    )]
+    async fn update_mailing(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+        input: Json<MailingInput>,
+    ) -> Result<Json<Mailing>, ApiError> {
+        let name = required(&input.0.name, "Name")?;
+        let subject = required(&input.0.subject_line, "Subject line")?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        check_refs(&mut tx, &input.0).await?;
+        let changed = sqlx::query(
+            "update mailings set name = $2, subject_line = $3, sender_id = $4, send_time = $5, list_id = $6,
+                    body_html = $7, is_draft = $8, updated = now()
+             where id = $1 and send_attempt is null",
+        )
+        .bind(id.0)
+        .bind(name)
+        .bind(subject)
+        .bind(input.0.sender_id)
+        .bind(input.0.send_time)
+        .bind(input.0.list_id)
+        .bind(&input.0.body_html)
+        .bind(input.0.is_draft)
+        .execute(&mut *tx)
+        .await?;
+        if changed.rows_affected() == 0 {
+            let existing = fetch_mailing(&mut tx, id.0).await?;
+            if existing.send_attempt.is_some() {
+                return Err(ApiError::Conflict(
+                    "A sent mailing cannot be changed".to_owned(),
+                ));
+            }
+        }
+        let mailing = fetch_mailing(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(mailing))
+    }
+
+    #[oai(
+        path = "/api/crm-mailing/:id",
+        method = "delete",
+        operation_id = "deleteMailing"
+    )]
+    async fn delete_mailing(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let gone = sqlx::query("delete from mailings where id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 0 {
+            return Err(ApiError::NotFound("Mailing not found".to_owned()));
+        }
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+}

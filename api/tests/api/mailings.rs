@@ -1,0 +1,268 @@
+use crate::helpers::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use worker::mail::sink::{serve, Delivered};
+
+/// A local SMTP sink on a free port; returns the port and what it received.
+async fn start_sink() -> (u16, Arc<Mutex<Vec<Delivered>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let inbox = Arc::new(Mutex::new(Vec::new()));
+    let store = inbox.clone();
+    tokio::spawn(serve(
+        listener,
+        Arc::new(move |m| store.lock().unwrap().push(m)),
+    ));
+    (port, inbox)
+}
+
+async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Value {
+    let response = app
+        .api(Method::POST, path, session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED, "{path}");
+    response.json().await.unwrap()
+}
+
+async fn list(app: &TestApp, session: &Session) -> i64 {
+    let mut tx = app.tenancy.begin(&session.client).await.unwrap();
+    let id = sqlx::query_scalar(
+        "insert into crm_lists (name, kind) values ('Donors', 'upload') returning id",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    id
+}
+
+#[tokio::test]
+async fn templates_are_created_edited_listed_and_deleted() {
+    let app = spawn_app().await;
+    let session = app.session(&app.create_client().await).await;
+    let t = post(
+        &app,
+        &session,
+        "/api/crm-mailing-template",
+        json!({ "name": "Monthly", "bodyHtml": "<p>Hi {{First.Name}}</p>" }),
+    )
+    .await;
+    let id = t["id"].as_i64().unwrap();
+    let patched = app
+        .api(
+            Method::PATCH,
+            &format!("/api/crm-mailing-template/{id}"),
+            &session,
+        )
+        .json(&json!({ "name": "Monthly update" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(patched.status(), StatusCode::OK);
+    let all = app.get_json("/api/crm-mailing-template", &session).await;
+    assert_eq!(all[0]["name"], "Monthly update");
+    assert_eq!(all[0]["bodyHtml"], "<p>Hi {{First.Name}}</p>");
+    let nameless = app
+        .api(Method::POST, "/api/crm-mailing-template", &session)
+        .json(&json!({ "name": "" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(nameless).await,
+        (
+            StatusCode::BAD_REQUEST,
+            "Template name is required".to_owned()
+        )
+    );
+    let deleted = app
+        .api(
+            Method::DELETE,
+            &format!("/api/crm-mailing-template/{id}"),
+            &session,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let gone = app
+        .api(
+            Method::GET,
+            &format!("/api/crm-mailing-template/{id}"),
+            &session,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn mailings_are_drafted_confirmed_and_locked_once_sending_started() {
+    let app = spawn_app().await;
+    let session = app.session(&app.create_client().await).await;
+    let sender = post(
+        &app,
+        &session,
+        "/api/sender",
+        json!({ "name": "Team River", "fromAddress": "Team@River.org" }),
+    )
+    .await;
+    assert_eq!(sender["fromAddress"], "team@river.org");
+    let names = app.get_json("/api/sender/sender-names", &session).await;
+    assert_eq!(
+        names,
+        json!([{ "id": sender["id"], "label": "Team River <team@river.org>" }])
+    );
+    let list_id = list(&app, &session).await;
+    let mut body = json!({ "name": "June appeal", "subjectLine": "Rivers need you", "senderId": sender["id"],
+                           "sendTime": "2026-12-01T15:00:00Z", "listId": list_id, "bodyHtml": "<p>Hi</p>", "isDraft": true });
+    let draft = post(&app, &session, "/api/crm-mailing", body.clone()).await;
+    assert_eq!(
+        (draft["isDraft"].as_bool(), draft["sendAttempt"].as_str()),
+        (Some(true), None)
+    );
+    assert_eq!(
+        (draft["senderName"].as_str(), draft["listName"].as_str()),
+        (Some("Team River"), Some("Donors"))
+    );
+    assert_eq!(
+        (draft["recipCount"].as_i64(), draft["openCount"].as_i64()),
+        (Some(0), Some(0))
+    );
+    let id = draft["id"].as_i64().unwrap();
+
+    body["isDraft"] = json!(false);
+    let confirmed = app
+        .api(Method::PATCH, &format!("/api/crm-mailing/{id}"), &session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(confirmed.status(), StatusCode::OK);
+    assert_eq!(
+        app.get_json(&format!("/api/crm-mailing/{id}"), &session)
+            .await["isDraft"],
+        false
+    );
+
+    let mut tx = app.tenancy.begin(&session.client).await.unwrap();
+    sqlx::query("update mailings set send_attempt = now() where id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let locked = app
+        .api(Method::PATCH, &format!("/api/crm-mailing/{id}"), &session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(locked).await,
+        (
+            StatusCode::CONFLICT,
+            "A sent mailing cannot be changed".to_owned()
+        )
+    );
+
+    // Header injection through the subject is refused outright.
+    body["subjectLine"] = json!("Hi\r\nBcc: everyone@example.org");
+    let injected = app
+        .api(Method::POST, "/api/crm-mailing", &session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(injected).await,
+        (
+            StatusCode::BAD_REQUEST,
+            "Subject line must be a single line".to_owned()
+        )
+    );
+    body["subjectLine"] = json!("Fine");
+    body["listId"] = json!(987654);
+    let unknown = app
+        .api(Method::POST, "/api/crm-mailing", &session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(unknown).await,
+        (StatusCode::BAD_REQUEST, "Unknown list".to_owned())
+    );
+
+    let deleted = app
+        .api(Method::DELETE, &format!("/api/crm-mailing/{id}"), &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_eq!(app.get_json("/api/crm-mailing", &session).await, json!([]));
+}
+
+#[tokio::test]
+async fn send_to_my_inbox_delivers_one_rendered_copy_to_the_signed_in_user() {
+    let (port, inbox) = start_sink().await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let client = app.create_client().await;
+    let email = app.create_user(true, &[]).await;
+    let session = app.session_for(&email, &client).await;
+    let sender = post(
+        &app,
+        &session,
+        "/api/sender",
+        json!({ "name": "Team River", "fromAddress": "team@river.org" }),
+    )
+    .await;
+    let response = app
+        .api(Method::POST, "/api/crm-mailing/send-to-my-inbox", &session)
+        .json(
+            &json!({ "name": "June", "subjectLine": "Rivers need you", "senderId": sender["id"],
+                        "bodyHtml": "<p>Dear {{First.Name}} ({{ Email }}){{Unknown.Tag}}</p>" }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let result: Value = response.json().await.unwrap();
+    assert_eq!(
+        (result["message"].as_str(), result["to"].as_str()),
+        (Some("Draft sent"), Some(email.as_str()))
+    );
+
+    let delivered = inbox.lock().unwrap().clone();
+    assert_eq!(delivered.len(), 1);
+    assert_eq!(delivered[0].recipients, vec![email.clone()]);
+    let raw = String::from_utf8_lossy(&delivered[0].data).to_string();
+    assert!(raw.contains("Subject: [Test] Rivers need you"), "{raw}");
+    assert!(raw.contains(&format!("Dear Test ({email})</p>")), "{raw}");
+    assert!(!raw.contains("{{"), "{raw}");
+}
+
+#[tokio::test]
+async fn send_to_my_inbox_says_so_when_the_mail_server_is_down() {
+    let app = spawn_app().await;
+    let session = app.session(&app.create_client().await).await;
+    let sender = post(
+        &app,
+        &session,
+        "/api/sender",
+        json!({ "name": "T", "fromAddress": "t@example.org" }),
+    )
+    .await;
+    let response = app
+        .api(Method::POST, "/api/crm-mailing/send-to-my-inbox", &session)
+        .json(&json!({ "name": "N", "subjectLine": "S", "senderId": sender["id"], "bodyHtml": "<p>x</p>" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+}

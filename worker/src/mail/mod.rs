@@ -1,0 +1,229 @@
+//! Outgoing mail: merge tags, the message builder (headers can't be injected: lettre builds them from typed
+//! values and our subjects and names are single lines), and one pooled SMTP transport per process.
+
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::client::Tls;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use std::time::Duration;
+
+pub mod sink;
+
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error("mail address: {0}")]
+    Address(String),
+    #[error("message: {0}")]
+    Build(String),
+    /// The server refused for now (4xx) or could not be reached: worth another try later.
+    #[error("smtp (temporary): {0}")]
+    Transient(String),
+    /// The server refused for good (5xx).
+    #[error("smtp (permanent): {0}")]
+    Permanent(String),
+    #[error("smtp configuration: {0}")]
+    Config(String),
+}
+
+/// The values merge tags draw from. A missing value renders as nothing, never as the raw tag.
+#[derive(Debug, Clone, Default)]
+pub struct MergeValues {
+    pub first_name: String,
+    pub email: String,
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Fills `{{First.Name}}` and `{{Email}}` (spaces inside the braces allowed); other `{{…}}` tags render empty.
+pub fn merge(html: &str, values: &MergeValues) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("}}") {
+            Some(len) => {
+                let tag = rest[start + 2..start + len].trim();
+                match tag {
+                    "First.Name" => out.push_str(&escape(&values.first_name)),
+                    "Email" => out.push_str(&escape(&values.email)),
+                    _ => {}
+                }
+                rest = &rest[start + len + 2..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A message ready to send.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub from_name: String,
+    pub from_address: String,
+    pub reply_to: Option<String>,
+    pub to: String,
+    pub subject: String,
+    pub html: String,
+    /// RFC 8058 one-click unsubscribe address; adds List-Unsubscribe and List-Unsubscribe-Post.
+    pub unsubscribe_url: Option<String>,
+}
+
+fn mailbox(name: Option<&str>, address: &str) -> Result<Mailbox, MailError> {
+    let address = address
+        .parse()
+        .map_err(|e| MailError::Address(format!("{address}: {e}")))?;
+    Ok(Mailbox::new(
+        name.map(|n| n.replace(['\r', '\n'], " ")),
+        address,
+    ))
+}
+
+fn text_version(html: &str) -> String {
+    let mut text = String::with_capacity(html.len() / 2);
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Outgoing {
+    pub fn build(&self) -> Result<Message, MailError> {
+        let mut builder = Message::builder()
+            .from(mailbox(Some(&self.from_name), &self.from_address)?)
+            .to(mailbox(None, &self.to)?)
+            .subject(self.subject.replace(['\r', '\n'], " "));
+        if let Some(reply_to) = &self.reply_to {
+            builder = builder.reply_to(mailbox(None, reply_to)?);
+        }
+        if let Some(url) = &self.unsubscribe_url {
+            builder = builder
+                .raw_header(lettre::message::header::HeaderValue::new(
+                    lettre::message::header::HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                    format!("<{url}>"),
+                ))
+                .raw_header(lettre::message::header::HeaderValue::new(
+                    lettre::message::header::HeaderName::new_from_ascii_str(
+                        "List-Unsubscribe-Post",
+                    ),
+                    "List-Unsubscribe=One-Click".to_owned(),
+                ));
+        }
+        builder
+            .multipart(
+                MultiPart::alternative()
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text_version(&self.html)),
+                    )
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_HTML)
+                            .body(self.html.clone()),
+                    ),
+            )
+            .map_err(|e| MailError::Build(e.to_string()))
+    }
+}
+
+/// One pooled SMTP transport; clone it freely.
+#[derive(Clone)]
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+}
+
+impl Mailer {
+    /// `smtp://host:port` (plain, for a local relay or sink), `smtp://host:port?tls=required` (STARTTLS) or
+    /// `smtps://host:port`; user and password may be given in the URL. `pool_size` connections at most.
+    pub fn from_url(url: &str, pool_size: u32) -> Result<Self, MailError> {
+        let builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|e| MailError::Config(e.to_string()))?;
+        let pool = lettre::transport::smtp::PoolConfig::new().max_size(pool_size.max(1));
+        let transport = builder
+            .pool_config(pool)
+            .timeout(Some(Duration::from_secs(30)))
+            .build();
+        Ok(Self { transport })
+    }
+
+    /// A plain connection to a host and port (tests and local sinks).
+    pub fn plain(host: &str, port: u16, pool_size: u32) -> Self {
+        let pool = lettre::transport::smtp::PoolConfig::new().max_size(pool_size.max(1));
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
+            .port(port)
+            .tls(Tls::None)
+            .pool_config(pool)
+            .build();
+        Self { transport }
+    }
+
+    pub async fn send(&self, message: &Outgoing) -> Result<(), MailError> {
+        let built = message.build()?;
+        self.send_message(built).await
+    }
+
+    pub async fn send_message(&self, message: Message) -> Result<(), MailError> {
+        match self.transport.send(message).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_permanent() => Err(MailError::Permanent(e.to_string())),
+            Err(e) => Err(MailError::Transient(e.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_tags_fill_in_escaped_and_unknown_or_missing_render_empty() {
+        let values = MergeValues {
+            first_name: "Ann <b>".into(),
+            email: "ann@example.org".into(),
+        };
+        assert_eq!(
+            merge("Hi {{First.Name}}, {{ Email }}{{Unknown}}!", &values),
+            "Hi Ann &lt;b&gt;, ann@example.org!"
+        );
+        assert_eq!(merge("Hi {{First.Name}}", &MergeValues::default()), "Hi ");
+        assert_eq!(
+            merge("no close {{First.Name", &values),
+            "no close {{First.Name"
+        );
+    }
+
+    #[test]
+    fn subjects_and_names_cannot_inject_headers() {
+        let message = Outgoing {
+            from_name: "Team\r\nBcc: victim@example.org".into(),
+            from_address: "team@example.org".into(),
+            reply_to: None,
+            to: "ann@example.org".into(),
+            subject: "Hello\r\nBcc: victim@example.org".into(),
+            html: "<p>Hi</p>".into(),
+            unsubscribe_url: Some("https://example.org/u/abc".into()),
+        }
+        .build()
+        .unwrap();
+        let raw = String::from_utf8(message.formatted()).unwrap();
+        assert!(!raw.lines().any(|l| l.starts_with("Bcc:")), "{raw}");
+        assert!(raw.contains("List-Unsubscribe: <https://example.org/u/abc>"));
+        assert!(raw.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+    }
+}

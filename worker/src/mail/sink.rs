@@ -1,0 +1,96 @@
+//! A local SMTP sink: accepts every message and hands it to a callback. The run command keeps delivered mail in
+//! `.data/mail/` with it, and tests count what arrived. It never relays anything anywhere.
+
+use std::sync::Arc;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+/// One delivered message: the envelope recipients and the raw message.
+#[derive(Debug, Clone)]
+pub struct Delivered {
+    pub recipients: Vec<String>,
+    pub data: Vec<u8>,
+}
+
+/// Serves SMTP on `listener` until the task is dropped, calling `deliver` for each message.
+pub async fn serve(listener: TcpListener, deliver: Arc<dyn Fn(Delivered) + Send + Sync>) {
+    loop {
+        let Ok((socket, _)) = listener.accept().await else {
+            continue;
+        };
+        let deliver = deliver.clone();
+        tokio::spawn(async move {
+            let _ = session(socket, deliver).await;
+        });
+    }
+}
+
+async fn session(
+    socket: tokio::net::TcpStream,
+    deliver: Arc<dyn Fn(Delivered) + Send + Sync>,
+) -> std::io::Result<()> {
+    let (read, mut write) = socket.into_split();
+    let mut lines = BufReader::new(read);
+    write.write_all(b"220 compass-sink ESMTP\r\n").await?;
+    let mut recipients = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if lines.read_line(&mut line).await? == 0 {
+            return Ok(());
+        }
+        let command = line.trim_end().to_ascii_uppercase();
+        let reply: &[u8] = if command.starts_with("EHLO") {
+            b"250-compass-sink\r\n250-8BITMIME\r\n250 SIZE 52428800\r\n"
+        } else if command.starts_with("HELO")
+            || command.starts_with("MAIL FROM")
+            || command.starts_with("NOOP")
+        {
+            b"250 OK\r\n"
+        } else if command.starts_with("RSET") {
+            recipients.clear();
+            b"250 OK\r\n"
+        } else if command.starts_with("RCPT TO") {
+            let address = line.trim_end()[8..]
+                .trim()
+                .trim_start_matches(':')
+                .trim()
+                .trim_matches(['<', '>']);
+            recipients.push(address.to_owned());
+            b"250 OK\r\n"
+        } else if command == "DATA" {
+            write
+                .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                .await?;
+            let mut data = Vec::new();
+            let mut raw = Vec::new();
+            loop {
+                raw.clear();
+                if lines.read_until(b'\n', &mut raw).await? == 0 {
+                    return Ok(());
+                }
+                if raw == b".\r\n" || raw == b".\n" {
+                    break;
+                }
+                // Dot-unstuffing (RFC 5321 4.5.2).
+                let body = if raw.starts_with(b"..") {
+                    &raw[1..]
+                } else {
+                    &raw[..]
+                };
+                data.extend_from_slice(body);
+            }
+            deliver(Delivered {
+                recipients: std::mem::take(&mut recipients),
+                data,
+            });
+            b"250 OK queued\r\n"
+        } else if command.starts_with("QUIT") {
+            write.write_all(b"221 Bye\r\n").await?;
+            return Ok(());
+        } else {
+            b"502 Command not implemented\r\n"
+        };
+        write.write_all(reply).await?;
+    }
+}
