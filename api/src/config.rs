@@ -42,6 +42,17 @@ pub struct Settings {
     /// Outgoing mail: smtp://host:port (plain), smtp://host:port?tls=required (STARTTLS) or smtps://host:port.
     #[arg(long, env = "SMTP_URL", default_value = "smtp://127.0.0.1:2525")]
     pub smtp_url: String,
+    /// Secret that signs tracking and unsubscribe links (the worker must have the same one).
+    #[arg(
+        long,
+        env = "TRACKING_SECRET",
+        hide_env_values = true,
+        default_value = ""
+    )]
+    pub tracking_secret: String,
+    /// The api's public address, used in tracking and unsubscribe links.
+    #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    pub public_url: String,
     /// Public form views per address per minute; 0 turns the limit off.
     #[arg(long, env = "FORM_VIEWS_PER_MINUTE", default_value_t = 300)]
     pub form_views_per_minute: u32,

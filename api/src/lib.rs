@@ -13,6 +13,7 @@ pub mod sanitize;
 pub mod signups;
 pub mod startup;
 pub mod state;
+pub mod tracking;
 
 pub use config::Settings;
 pub use startup::Application;

@@ -59,6 +59,11 @@ impl Application {
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
             mailer: worker::mail::Mailer::from_url(&settings.smtp_url, 4)?,
+            links: worker::mail::links::LinkSigner::new(
+                tracking_secret(&settings),
+                &settings.public_url,
+            ),
+            tracking: crate::tracking::EventBuffer::default(),
             provider_name: settings.provider_name.clone(),
             google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
         });
@@ -100,6 +105,7 @@ impl Application {
             loop {
                 tick.tick().await;
                 state.public.flush_views(&state.tenancy).await;
+                state.tracking.flush(&state.tenancy).await;
             }
         });
         let served = Server::new_with_acceptor(self.acceptor)
@@ -107,6 +113,7 @@ impl Application {
             .await;
         flusher.abort();
         self.state.public.flush_views(&self.state.tenancy).await;
+        self.state.tracking.flush(&self.state.tenancy).await;
         served
     }
 }
@@ -144,6 +151,15 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
         .with(Tracing)
         .data(state)
         .catch_all_error(render)
+}
+
+/// Tracking links are signed with TRACKING_SECRET, or with JWT_SECRET when it is unset.
+fn tracking_secret(settings: &Settings) -> &str {
+    if settings.tracking_secret.is_empty() {
+        &settings.jwt_secret
+    } else {
+        &settings.tracking_secret
+    }
 }
 
 /// The SPA's pages run only the app's own scripts: even if a form body slipped past the sanitiser, an inline

@@ -16,6 +16,8 @@ pub struct AppState {
     pub public: PublicForms,
     pub signups: SignupWriter,
     pub mailer: worker::mail::Mailer,
+    pub links: worker::mail::links::LinkSigner,
+    pub tracking: crate::tracking::EventBuffer,
     pub provider_name: String,
     pub google_client_id: Option<String>,
 }

@@ -23,6 +23,9 @@ export JOB_QUEUE="compass-e2e-$$"
 export JWT_SECRET="e2e-secret-e2e-secret-e2e-secret-e2e"
 export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export WEB_DIST="$ROOT/web/dist"
+# The worker needs the link-signing secret (the api falls back to JWT_SECRET; both must agree) and the public address.
+export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
+export PUBLIC_URL="http://127.0.0.1:$PORT"
 export PROVIDER_NAME="Compass Test Agency"
 API="$ROOT/target/debug/api"
 

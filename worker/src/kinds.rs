@@ -1,5 +1,5 @@
 use crate::import::{self, ImportPlan};
-use crate::{JobError, JobResult};
+use crate::{JobContext, JobError, JobResult};
 use serde_json::json;
 use sqlx::PgConnection;
 
@@ -14,6 +14,8 @@ pub enum JobKind {
     NgpImport(ImportPlan),
     /// A contact file with a user's column mapping.
     ContactImport(ImportPlan),
+    /// Delivers a confirmed mailing to its list.
+    SendMailing { mailing_id: i64 },
 }
 
 impl JobKind {
@@ -24,6 +26,7 @@ impl JobKind {
             Self::ListUpload(_) => "List Upload",
             Self::NgpImport(_) => "NGP Import",
             Self::ContactImport(_) => "Contact Import",
+            Self::SendMailing { .. } => "Send Mailing",
         }
     }
 
@@ -33,12 +36,14 @@ impl JobKind {
             Self::ListUpload(_) => "list-upload",
             Self::NgpImport(_) => "ngp-import",
             Self::ContactImport(_) => "contact-import",
+            Self::SendMailing { .. } => "send-mailing",
         }
     }
 
     pub fn payload(&self) -> serde_json::Value {
         match self {
             Self::RecountLists => json!({}),
+            Self::SendMailing { mailing_id } => json!({ "mailingId": mailing_id }),
             Self::ListUpload(plan) | Self::NgpImport(plan) | Self::ContactImport(plan) => {
                 serde_json::to_value(plan).unwrap_or_default()
             }
@@ -53,18 +58,34 @@ impl JobKind {
             "list-upload" => Ok(Self::ListUpload(plan()?)),
             "ngp-import" => Ok(Self::NgpImport(plan()?)),
             "contact-import" => Ok(Self::ContactImport(plan()?)),
+            "send-mailing" => payload
+                .get("mailingId")
+                .and_then(serde_json::Value::as_i64)
+                .map(|mailing_id| Self::SendMailing { mailing_id })
+                .ok_or_else(|| {
+                    JobError::UnknownCommand("send-mailing without mailingId".to_owned())
+                }),
             other => Err(JobError::UnknownCommand(other.to_owned())),
         }
     }
 
-    /// Runs the job inside the client's schema. Must be idempotent: delivery is at least once.
-    pub async fn run(&self, conn: &mut PgConnection) -> Result<JobResult, JobError> {
-        match self {
-            Self::RecountLists => recount_lists(conn).await,
+    /// Runs the job for its client. Must be idempotent: delivery is at least once. Database jobs run in one
+    /// transaction; a send commits recipient by recipient so it can resume.
+    pub async fn run(&self, ctx: &JobContext<'_>) -> Result<JobResult, JobError> {
+        let plan = match self {
+            Self::SendMailing { mailing_id } => return crate::send::run(ctx, *mailing_id).await,
+            Self::RecountLists => None,
             Self::ListUpload(plan) | Self::NgpImport(plan) | Self::ContactImport(plan) => {
-                import::run(conn, plan).await
+                Some(plan)
             }
-        }
+        };
+        let mut tx = ctx.tenancy.begin(ctx.client).await?;
+        let result = match plan {
+            None => recount_lists(&mut tx).await?,
+            Some(plan) => import::run(&mut tx, plan).await?,
+        };
+        tx.commit().await?;
+        Ok(result)
     }
 }
 

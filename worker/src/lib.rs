@@ -12,12 +12,32 @@ mod pool;
 mod queue;
 mod row;
 mod runner;
+mod schedule;
+mod send;
 
 pub use error::JobError;
 pub use kinds::JobKind;
 pub use pool::{run_pool, PoolConfig};
 pub use queue::{JobMessage, JobQueue, DEFAULT_QUEUE};
 pub use row::{JobResult, JobRow};
+
+/// What jobs need besides the database: outgoing mail and its signed links.
+pub struct Services {
+    pub mailer: mail::Mailer,
+    pub links: mail::links::LinkSigner,
+    /// Messages per second per mailing send; 0 for as fast as the server takes them.
+    pub send_rate_per_second: u32,
+    /// Messages in flight at once per send (the SMTP pool's size).
+    pub send_concurrency: usize,
+}
+
+/// One job's view of the world: its client, its row, and the shared services.
+pub struct JobContext<'a> {
+    pub tenancy: &'a tenancy::Tenancy,
+    pub client: &'a tenancy::Client,
+    pub job_id: i64,
+    pub services: &'a Services,
+}
 
 /// After this many attempts a job that keeps failing is marked done and unsuccessful.
 pub const MAX_ATTEMPTS: i32 = 4;

@@ -23,6 +23,24 @@ struct Args {
     concurrency: usize,
     #[arg(long, env = "WORKER_NAME", default_value = "compass-worker")]
     name: String,
+    /// Outgoing mail server: smtp://host:port, smtp://host:port?tls=required or smtps://host:port.
+    #[arg(long, env = "SMTP_URL", default_value = "smtp://127.0.0.1:2525")]
+    smtp_url: String,
+    /// SMTP connections per process (messages in flight per send).
+    #[arg(long, env = "SMTP_POOL_SIZE", default_value_t = 8)]
+    smtp_pool_size: u32,
+    /// Messages per second per send; 0 for as fast as the server takes them.
+    #[arg(long, env = "MAIL_RATE_PER_SECOND", default_value_t = 0)]
+    mail_rate_per_second: u32,
+    /// Secret that signs tracking and unsubscribe links (the api must have the same one).
+    #[arg(long, env = "TRACKING_SECRET", hide_env_values = true)]
+    tracking_secret: String,
+    /// The api's public address, used in tracking and unsubscribe links.
+    #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    public_url: String,
+    /// Seconds between scheduler passes over due mailings.
+    #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
+    schedule_seconds: u64,
     /// Seconds a shutdown waits for running jobs.
     #[arg(long, env = "WORKER_SHUTDOWN_SECS", default_value_t = 30)]
     shutdown_secs: u64,
@@ -36,12 +54,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tenancy = Tenancy::connect(&args.database_url, pool_size).await?;
     tenancy.migrate_all().await?;
     let queue = JobQueue::connect(&args.redis_url, &args.queue).await?;
+    let services = std::sync::Arc::new(worker::Services {
+        mailer: worker::mail::Mailer::from_url(&args.smtp_url, args.smtp_pool_size)?,
+        links: worker::mail::links::LinkSigner::new(&args.tracking_secret, &args.public_url),
+        send_rate_per_second: args.mail_rate_per_second,
+        send_concurrency: args.smtp_pool_size as usize,
+    });
     let config = PoolConfig {
         concurrency: args.concurrency,
         name: args.name,
         shutdown_timeout: Duration::from_secs(args.shutdown_secs),
+        schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
     };
-    run_pool(tenancy, queue, config, shutdown_signal()).await?;
+    run_pool(tenancy, queue, services, config, shutdown_signal()).await?;
     tracing::info!("worker stopped");
     Ok(())
 }

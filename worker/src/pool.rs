@@ -1,7 +1,8 @@
-use crate::{runner, JobError, JobMessage, JobQueue, MAX_ATTEMPTS};
+use crate::{runner, schedule, JobError, JobMessage, JobQueue, Services, MAX_ATTEMPTS};
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::{Data, Monitor, WorkerBuilder, WorkerBuilderExt};
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 use tenancy::Tenancy;
 use tower::retry::backoff::{ExponentialBackoffMaker, MakeBackoff};
@@ -16,12 +17,15 @@ pub struct PoolConfig {
     pub name: String,
     /// How long a shutdown waits for running jobs before giving up on them (they are redelivered).
     pub shutdown_timeout: Duration,
+    /// How often the mailing scheduler looks for due mailings; `None` runs no scheduler.
+    pub schedule_every: Option<Duration>,
 }
 
 /// Runs `concurrency` workers on `queue` until `shutdown` resolves, then lets running jobs finish.
 pub async fn run_pool(
     tenancy: Tenancy,
     queue: JobQueue,
+    services: Arc<Services>,
     config: PoolConfig,
     shutdown: impl Future<Output = std::io::Result<()>> + Send + 'static,
 ) -> Result<(), JobError> {
@@ -40,21 +44,34 @@ pub async fn run_pool(
     .make_backoff();
     let retries = usize::try_from(MAX_ATTEMPTS - 1).unwrap_or(0);
 
+    let scheduler = config
+        .schedule_every
+        .map(|every| tokio::spawn(schedule::run(tenancy.clone(), queue.clone(), every)));
+
     let monitor = Monitor::new()
         .shutdown_timeout(config.shutdown_timeout)
         .register_n(config.concurrency.max(1), move |index, _| {
             WorkerBuilder::new(format!("{prefix}-{index}"))
                 .backend(queue.storage())
                 .data(tenancy.clone())
+                .data(services.clone())
                 .retry(RetryPolicy::retries(retries).with_backoff(backoff.clone()))
                 .build(handle)
         });
-    monitor
+    let result = monitor
         .run_with_signal(shutdown)
         .await
-        .map_err(|e| JobError::Queue(e.to_string()))
+        .map_err(|e| JobError::Queue(e.to_string()));
+    if let Some(scheduler) = scheduler {
+        scheduler.abort();
+    }
+    result
 }
 
-async fn handle(message: JobMessage, tenancy: Data<Tenancy>) -> Result<(), JobError> {
-    runner::execute(&tenancy, &message).await
+async fn handle(
+    message: JobMessage,
+    tenancy: Data<Tenancy>,
+    services: Data<Arc<Services>>,
+) -> Result<(), JobError> {
+    runner::execute(&tenancy, &services, &message).await
 }

@@ -57,6 +57,29 @@ impl JobQueue {
             .map_err(|e| JobError::Queue(e.to_string()))
     }
 
+    /// Like [`JobQueue::enqueue`] for several jobs in one transaction.
+    pub async fn enqueue_many(
+        &self,
+        mut tx: TenantTx,
+        user_id: Option<i64>,
+        kinds: &[JobKind],
+    ) -> Result<Vec<JobRow>, JobError> {
+        let mut rows = Vec::new();
+        for kind in kinds {
+            rows.push(insert_row(&mut tx, user_id, kind).await?);
+        }
+        let client = tx.client().clone();
+        tx.commit().await?;
+        for row in &rows {
+            self.redeliver(JobMessage {
+                client_id: client.id,
+                job_id: row.id,
+            })
+            .await?;
+        }
+        Ok(rows)
+    }
+
     /// Writes the job row in the caller's transaction, commits it, then puts the message on the queue.
     ///
     /// The row is committed first so a worker never receives a message for a row it cannot see. If the queue
@@ -67,16 +90,7 @@ impl JobQueue {
         user_id: Option<i64>,
         kind: &JobKind,
     ) -> Result<JobRow, JobError> {
-        let row: JobRow = sqlx::query_as(concat!(
-            "insert into jobs (label, command, payload, user_id) values ($1, $2, $3, $4) returning ",
-            job_columns!()
-        ))
-        .bind(kind.label())
-        .bind(kind.command())
-        .bind(kind.payload())
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await?;
+        let row = insert_row(&mut tx, user_id, kind).await?;
         let client = tx.client().clone();
         tx.commit().await?;
 
@@ -93,4 +107,21 @@ impl JobQueue {
         tracing::info!(client = %client.short_name, job = row.id, command = kind.command(), "job queued");
         Ok(row)
     }
+}
+
+async fn insert_row(
+    tx: &mut TenantTx,
+    user_id: Option<i64>,
+    kind: &JobKind,
+) -> Result<JobRow, JobError> {
+    Ok(sqlx::query_as(concat!(
+        "insert into jobs (label, command, payload, user_id) values ($1, $2, $3, $4) returning ",
+        job_columns!()
+    ))
+    .bind(kind.label())
+    .bind(kind.command())
+    .bind(kind.payload())
+    .bind(user_id)
+    .fetch_one(&mut **tx)
+    .await?)
 }

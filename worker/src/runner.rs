@@ -1,10 +1,14 @@
-use crate::{JobError, JobKind, JobMessage, JobResult, MAX_ATTEMPTS};
+use crate::{JobContext, JobError, JobKind, JobMessage, JobResult, Services, MAX_ATTEMPTS};
 use sqlx::types::Json;
 use tenancy::{Client, Tenancy};
 
 /// Runs one queue message to the end. `Err` means "try again later" (apalis retries with backoff);
 /// every other outcome, success or final failure, is written to the job row and returns `Ok`.
-pub(crate) async fn execute(tenancy: &Tenancy, message: &JobMessage) -> Result<(), JobError> {
+pub(crate) async fn execute(
+    tenancy: &Tenancy,
+    services: &Services,
+    message: &JobMessage,
+) -> Result<(), JobError> {
     let Some(client) = tenancy.enabled_client(message.client_id).await? else {
         tracing::warn!(
             client_id = message.client_id,
@@ -33,7 +37,15 @@ pub(crate) async fn execute(tenancy: &Tenancy, message: &JobMessage) -> Result<(
     let span = tracing::info_span!("job", client = %client.short_name, job = message.job_id, %command, attempts);
     let _entered = span.enter();
     let outcome = match JobKind::from_row(&command, payload) {
-        Ok(kind) => run_kind(tenancy, &client, &kind).await,
+        Ok(kind) => {
+            let ctx = JobContext {
+                tenancy,
+                client: &client,
+                job_id: message.job_id,
+                services,
+            };
+            kind.run(&ctx).await
+        }
         Err(e) => Err(e),
     };
     match outcome {
@@ -51,17 +63,6 @@ pub(crate) async fn execute(tenancy: &Tenancy, message: &JobMessage) -> Result<(
             finish(tenancy, &client, message.job_id, Err(e.to_string())).await
         }
     }
-}
-
-async fn run_kind(
-    tenancy: &Tenancy,
-    client: &Client,
-    kind: &JobKind,
-) -> Result<JobResult, JobError> {
-    let mut tx = tenancy.begin(client).await?;
-    let result = kind.run(&mut tx).await?;
-    tx.commit().await?;
-    Ok(result)
 }
 
 async fn finish(

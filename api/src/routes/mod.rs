@@ -11,6 +11,7 @@ pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
 pub mod settings;
+pub mod tracking;
 
 use poem_openapi::{OpenApiService, Tags};
 
@@ -30,6 +31,8 @@ pub enum ApiTags {
     Forms,
     /// Mailings, templates and senders
     Mailings,
+    /// Public open, click and unsubscribe links from delivered mail
+    Tracking,
     /// Service health
     Health,
 }
@@ -44,6 +47,7 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     mailings::MailingsApi,
+    tracking::TrackingApi,
     health::HealthApi,
 );
 
@@ -60,6 +64,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contacts::ContactsApi,
             forms::FormsApi,
             mailings::MailingsApi,
+            tracking::TrackingApi,
             health::HealthApi,
         ),
         "Compass",

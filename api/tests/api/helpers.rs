@@ -25,6 +25,8 @@ pub fn unique(prefix: &str) -> String {
 
 pub struct TestApp {
     pub address: String,
+    pub smtp_url: String,
+    pub tracking_secret: String,
     pub tenancy: Tenancy,
     pub queue_name: String,
     pub http: reqwest::Client,
@@ -74,17 +76,27 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         max_body_bytes: 64 * 1024,
         max_upload_bytes: 4 * 1024 * 1024,
         smtp_url: "smtp://127.0.0.1:9".into(),
+        tracking_secret: String::new(),
+        public_url: "http://127.0.0.1".into(),
         form_views_per_minute: 0,
         form_submits_per_minute: 0,
         database_pool_size: 8,
     };
     adjust(&mut settings);
+    let smtp_url = settings.smtp_url.clone();
+    let tracking_secret = if settings.tracking_secret.is_empty() {
+        settings.jwt_secret.clone()
+    } else {
+        settings.tracking_secret.clone()
+    };
     let app = Application::build(settings).await.expect("api builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let tenancy = app.state().tenancy.clone();
     tokio::spawn(app.run_until(std::future::pending()));
     TestApp {
-        address,
+        address: address.clone(),
+        smtp_url,
+        tracking_secret,
         tenancy,
         queue_name,
         http: reqwest::Client::new(),
@@ -113,6 +125,17 @@ impl WorkerHandle {
 
 impl TestApp {
     pub async fn start_worker(&self) -> WorkerHandle {
+        self.start_worker_with(None).await
+    }
+
+    /// A worker whose mailing scheduler also runs. Only one test may use it: a scheduler claims due mailings of
+    /// every client in the database, which in tests means other tests' clients too.
+    pub async fn start_worker_with_scheduler(&self) -> WorkerHandle {
+        self.start_worker_with(Some(Duration::from_millis(300)))
+            .await
+    }
+
+    async fn start_worker_with(&self, schedule_every: Option<Duration>) -> WorkerHandle {
         let queue = JobQueue::connect(&redis_url(), &self.queue_name)
             .await
             .unwrap();
@@ -120,7 +143,14 @@ impl TestApp {
             concurrency: 2,
             name: "test-worker".into(),
             shutdown_timeout: Duration::from_secs(5),
+            schedule_every,
         };
+        let services = std::sync::Arc::new(worker::Services {
+            mailer: worker::mail::Mailer::from_url(&self.smtp_url, 4).unwrap(),
+            links: worker::mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
+            send_rate_per_second: 0,
+            send_concurrency: 4,
+        });
         let (tx, rx) = oneshot::channel::<()>();
         let tenancy = self.tenancy.clone();
         let task = tokio::spawn(async move {
@@ -128,7 +158,9 @@ impl TestApp {
                 let _ = rx.await;
                 Ok(())
             };
-            run_pool(tenancy, queue, config, shutdown).await.unwrap();
+            run_pool(tenancy, queue, services, config, shutdown)
+                .await
+                .unwrap();
         });
         WorkerHandle {
             stop: Some(tx),

@@ -266,3 +266,213 @@ async fn send_to_my_inbox_says_so_when_the_mail_server_is_down() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
 }
+
+/// Undoes quoted-printable (soft breaks and =XX), enough to read URLs out of a delivered body.
+fn unqp(raw: &str) -> String {
+    let joined = raw.replace("=\r\n", "");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&joined[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).to_string()
+}
+
+/// The first `href`/`src` value containing `marker` in the HTML part (headers and the text part come first).
+fn find_url(raw: &str, marker: &str) -> String {
+    let body = &raw[raw.find("<p>Dear").expect("html part")..];
+    let start = body
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker} not in {body}"));
+    let begin = body[..start].rfind('"').unwrap() + 1;
+    let end = start + body[start..].find('"').unwrap();
+    body[begin..end].replace("&amp;", "&")
+}
+
+#[tokio::test]
+async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
+    let (port, inbox) = start_sink().await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker_with_scheduler().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let sender = post(
+        &app,
+        &session,
+        "/api/sender",
+        json!({ "name": "Team River", "fromAddress": "team@river.org" }),
+    )
+    .await;
+    let list_id = list(&app, &session).await;
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query(
+        "with c as (insert into contacts (email, first_name, subscription) values
+                      ('ann@example.org', 'Ann', 'subscribed'), ('bob@example.org', '', 'subscribed'),
+                      ('cy@example.org', 'Cy', 'subscribed'), ('gone@example.org', 'Gone', 'unsubscribed')
+                    returning id)
+         insert into crm_list_members (list_id, contact_id) select $1, id from c",
+    )
+    .bind(list_id)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+
+    let mailing = post(
+        &app,
+        &session,
+        "/api/crm-mailing",
+        json!({ "name": "June", "subjectLine": "Hello {{First.Name}}", "senderId": sender["id"],
+                "sendTime": (chrono::Utc::now() - chrono::Duration::minutes(1)).to_rfc3339(), "listId": list_id,
+                "bodyHtml": "<p>Dear {{First.Name}},</p><a href=\"https://act.example/give?x=1\">Give</a>", "isDraft": false }),
+    )
+    .await;
+    let id = mailing["id"].as_i64().unwrap();
+    let mut done = Value::Null;
+    for _ in 0..100 {
+        done = app
+            .get_json(&format!("/api/crm-mailing/{id}"), &session)
+            .await;
+        if done["delivery"] == "done" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(done["delivery"], "done", "{done}");
+    assert!(done["sendAttempt"].is_string());
+    assert_eq!(done["recipCount"], 3);
+
+    let delivered = inbox.lock().unwrap().clone();
+    let mut to: Vec<String> = delivered.iter().map(|m| m.recipients[0].clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        vec!["ann@example.org", "bob@example.org", "cy@example.org"]
+    );
+    let ann = delivered
+        .iter()
+        .find(|m| m.recipients[0] == "ann@example.org")
+        .unwrap();
+    let raw = unqp(&String::from_utf8_lossy(&ann.data));
+    assert!(raw.contains("Subject: Hello Ann"), "{raw}");
+    assert!(raw.contains("Dear Ann,"), "{raw}");
+    assert!(raw.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+    let bob = unqp(&String::from_utf8_lossy(
+        &delivered
+            .iter()
+            .find(|m| m.recipients[0] == "bob@example.org")
+            .unwrap()
+            .data,
+    ));
+    assert!(
+        bob.contains("Dear ,") && !bob.contains("{{"),
+        "missing values render empty"
+    );
+
+    // A person opens (after the scanner window) and clicks.
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let ua = "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0";
+    let open = browser
+        .get(find_url(&raw, "/api/track/open/"))
+        .header("user-agent", ua)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(open.headers()["content-type"], "image/gif");
+    browser
+        .get(find_url(&raw, "/api/track/open/"))
+        .header("user-agent", ua)
+        .send()
+        .await
+        .unwrap();
+    let click_url = find_url(&raw, "/api/track/click/");
+    let click = browser
+        .get(&click_url)
+        .header("user-agent", ua)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(click.status(), StatusCode::FOUND);
+    assert_eq!(click.headers()["location"], "https://act.example/give?x=1");
+    let tampered = browser
+        .get(click_url.replace("act.example", "evil.example"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(tampered.status(), StatusCode::NOT_FOUND);
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(
+        app.get_json(&format!("/api/crm-mailing/{id}"), &session)
+            .await["openCount"],
+        1,
+        "two opens by one person count once"
+    );
+
+    // One-click unsubscribe (RFC 8058), twice: the second changes nothing.
+    let unsubscribe = find_url(&raw, "/api/unsubscribe/");
+    assert!(unsubscribe.starts_with("http"), "{unsubscribe} from {raw}");
+    for _ in 0..2 {
+        let response = browser
+            .post(&unsubscribe)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    let ann_now = app.get_json("/api/contacts?q=ann@", &session).await;
+    assert_eq!(ann_now["items"][0]["subscription"], "unsubscribed");
+    let page = browser
+        .get(&unsubscribe)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Stop receiving these e-mails?"));
+
+    // The send job delivered again (at-least-once) mails nobody twice.
+    let jobs = app.get_json("/api/jobs", &session).await;
+    let job_id = jobs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["label"] == "Send Mailing")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap();
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("update jobs set status = 'queued' where id = $1")
+        .bind(job_id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    queue
+        .redeliver(worker::JobMessage {
+            client_id: client.id,
+            job_id,
+        })
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    assert_eq!(inbox.lock().unwrap().len(), 3);
+}

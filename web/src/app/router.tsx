@@ -81,36 +81,36 @@ const productRoutes: RouteObject[] = [
     handle: { title: 'List', crumbs: crm(LISTS, 'List') },
     lazy: () => import('./routes/crm/list-detail'),
   },
-  placeholder('crm-mailings', {
-    title: 'Mailings',
-    crumbs: crm(MAILINGS),
-    notice: 'CRM mailings are not available yet.',
-  }),
-  placeholder('crm-mailing-add', {
-    title: 'Send Mailing',
-    crumbs: crm(MAILINGS, 'Send Mailing'),
-    notice: 'The mailing editor is not available yet.',
-  }),
-  placeholder('crm-mailing-detail/:id', {
-    title: 'Mailing',
-    crumbs: crm(MAILINGS, 'Mailing'),
-    notice: 'Mailing details are not available yet.',
-  }),
-  placeholder('crm-mailing-templates', {
-    title: 'Templates',
-    crumbs: crm(TEMPLATES),
-    notice: 'Mailing templates are not available yet.',
-  }),
-  placeholder('crm-mailing-template-add', {
-    title: 'Create Template',
-    crumbs: crm(TEMPLATES, 'Create Template'),
-    notice: 'The template editor is not available yet.',
-  }),
-  placeholder('crm-mailing-template-detail/:id', {
-    title: 'Template',
-    crumbs: crm(TEMPLATES, 'Template'),
-    notice: 'The template editor is not available yet.',
-  }),
+  {
+    path: 'crm-mailings',
+    handle: { title: 'Mailings', crumbs: crm(MAILINGS) },
+    lazy: () => import('./routes/crm/mailings'),
+  },
+  {
+    path: 'crm-mailing-add',
+    handle: { title: 'Send Mailing', crumbs: crm(MAILINGS, 'Send Mailing') },
+    lazy: () => import('./routes/crm/mailing-add'),
+  },
+  {
+    path: 'crm-mailing-detail/:id',
+    handle: { title: 'Mailing', crumbs: crm(MAILINGS, 'Mailing') },
+    lazy: () => import('./routes/crm/mailing-detail'),
+  },
+  {
+    path: 'crm-mailing-templates',
+    handle: { title: 'Templates', crumbs: crm(TEMPLATES) },
+    lazy: () => import('./routes/crm/mailing-templates'),
+  },
+  {
+    path: 'crm-mailing-template-add',
+    handle: { title: 'Create Template', crumbs: crm(TEMPLATES, 'Create Template') },
+    lazy: () => import('./routes/crm/mailing-template-add'),
+  },
+  {
+    path: 'crm-mailing-template-detail/:id',
+    handle: { title: 'Template', crumbs: crm(TEMPLATES, 'Template') },
+    lazy: () => import('./routes/crm/mailing-template-detail'),
+  },
   { path: 'crm-forms', handle: { title: 'Forms', crumbs: crm(FORMS) }, lazy: () => import('./routes/crm/forms') },
   {
     path: 'crm-form-add',

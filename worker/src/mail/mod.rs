@@ -7,6 +7,7 @@ use lettre::transport::smtp::client::Tls;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::time::Duration;
 
+pub mod links;
 pub mod sink;
 
 #[derive(Debug, thiserror::Error)]

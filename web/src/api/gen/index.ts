@@ -6,3 +6,4 @@ export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
 export * from './settings/settings.ts';
+export * from './tracking/tracking.ts';

@@ -53,5 +53,6 @@ export * from './templateInput.ts';
 export * from './testSendInput.ts';
 export * from './testSendResult.ts';
 export * from './tokenResponse.ts';
+export * from './trackClickParams.ts';
 export * from './uploadCrmListBody.ts';
 export * from './uploadCrmListParams.ts';

@@ -4,6 +4,7 @@ import { useGetAppSettings } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
 import { AppSettingsForm } from './app-settings-form';
 import { RecountListsButton } from './recount-lists-button';
+import { SendersCard } from './senders-card';
 
 export function SystemPage() {
   const settings = useGetAppSettings({ query: { meta: { errorMessage: 'Could not load app settings' } } });
@@ -24,6 +25,7 @@ export function SystemPage() {
           )}
         </Card.Body>
       </Card>
+      <SendersCard />
       <Card>
         <Card.Header as="h2" className="h5">
           Maintenance

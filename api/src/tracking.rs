@@ -1,0 +1,112 @@
+//! Open and click events arrive in bursts from mail clients; they are verified, kept in memory and written in
+//! one statement per client twice a second (and on shutdown), so a burst costs a few inserts, not one each.
+
+use crate::error::ApiError;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use tenancy::Tenancy;
+use worker::mail::links::Recipient;
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub recipient: Recipient,
+    pub kind: &'static str,
+    pub machine: bool,
+    pub url: Option<String>,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(Default)]
+pub struct EventBuffer {
+    pending: Mutex<Vec<Event>>,
+}
+
+/// Privacy proxies and security scanners fetch every image and link; their hits are kept but marked apart.
+pub fn is_machine(user_agent: Option<&str>) -> bool {
+    let Some(ua) = user_agent.map(str::to_ascii_lowercase) else {
+        return true;
+    };
+    [
+        "googleimageproxy",
+        "yahoomailproxy",
+        "bot",
+        "crawler",
+        "spider",
+        "scanner",
+        "preview",
+        "proxy",
+        "barracuda",
+        "mimecast",
+        "proofpoint",
+        "symantec",
+        "python-requests",
+        "curl/",
+        "wget",
+    ]
+    .iter()
+    .any(|needle| ua.contains(needle))
+}
+
+impl EventBuffer {
+    pub fn push(&self, event: Event) -> Result<(), ApiError> {
+        self.pending
+            .lock()
+            .map_err(|_| ApiError::internal("event buffer poisoned"))?
+            .push(event);
+        Ok(())
+    }
+
+    /// Writes everything buffered. Events of a client whose write fails go back for the next flush.
+    pub async fn flush(&self, tenancy: &Tenancy) {
+        let events: Vec<Event> = match self.pending.lock() {
+            Ok(mut pending) => std::mem::take(&mut *pending),
+            Err(_) => return,
+        };
+        let mut by_client: HashMap<i64, Vec<Event>> = HashMap::new();
+        for e in events {
+            by_client.entry(e.recipient.client_id).or_default().push(e);
+        }
+        for (client_id, events) in by_client {
+            if let Err(e) = write(tenancy, client_id, &events).await {
+                tracing::warn!(client_id, error = %e, "tracking events not written; will retry");
+                if let Ok(mut pending) = self.pending.lock() {
+                    pending.extend(events);
+                }
+            }
+        }
+    }
+}
+
+async fn write(tenancy: &Tenancy, client_id: i64, events: &[Event]) -> Result<(), ApiError> {
+    let Some(client) = tenancy.enabled_client(client_id).await? else {
+        return Ok(());
+    };
+    let mailings: Vec<i64> = events.iter().map(|e| e.recipient.mailing_id).collect();
+    let contacts: Vec<i64> = events.iter().map(|e| e.recipient.contact_id).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
+    let machine: Vec<bool> = events.iter().map(|e| e.machine).collect();
+    let urls: Vec<Option<&str>> = events.iter().map(|e| e.url.as_deref()).collect();
+    let at: Vec<chrono::DateTime<chrono::Utc>> = events.iter().map(|e| e.at).collect();
+    let mut tx = tenancy.begin(&client).await?;
+    // An open within two seconds of delivery is a scanner's, whatever its user agent says.
+    sqlx::query(
+        "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
+         select e.mailing_id, e.contact_id, e.kind,
+                e.machine or exists (select 1 from mailing_recipients r
+                                     where r.mailing_id = e.mailing_id and r.contact_id = e.contact_id
+                                       and r.sent_at > e.at - interval '2 seconds'),
+                e.url, e.at
+         from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bool[], $5::text[], $6::timestamptz[])
+              as e (mailing_id, contact_id, kind, machine, url, at)",
+    )
+    .bind(&mailings)
+    .bind(&contacts)
+    .bind(&kinds)
+    .bind(&machine)
+    .bind(&urls)
+    .bind(&at)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,5 @@
+import { CrmMailingEditor } from '@/features/crm-mailings/components/crm-mailing-editor';
+
+export function Component() {
+  return <CrmMailingEditor />;
+}

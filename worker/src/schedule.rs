@@ -1,0 +1,66 @@
+//! The mailing scheduler: every few seconds each worker process looks for confirmed mailings whose send time
+//! has come, claims them (the `send_attempt` stamp is the claim: one statement, so two workers never both take
+//! one) and queues a "Send Mailing" job for each.
+
+use crate::{JobKind, JobQueue};
+use std::time::Duration;
+use tenancy::Tenancy;
+
+pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        if let Err(e) = once(&tenancy, &queue).await {
+            tracing::warn!(error = %e, "mailing scheduler pass failed");
+        }
+    }
+}
+
+/// One pass over every client; returns how many mailings it started. One client's trouble (say, a schema
+/// still being created) does not hold up the others.
+pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::JobError> {
+    let mut started = 0;
+    for client in tenancy
+        .list_clients()
+        .await?
+        .into_iter()
+        .filter(|c| c.enabled)
+    {
+        match start_due(tenancy, queue, &client).await {
+            Ok(n) => started += n,
+            Err(e) => {
+                tracing::warn!(client = %client.short_name, error = %e, "scheduler skipped a client")
+            }
+        }
+    }
+    Ok(started)
+}
+
+async fn start_due(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<usize, crate::JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let due: Vec<i64> = sqlx::query_scalar(
+        "update mailings set send_attempt = now(), delivery = 'sending'
+         where id in (select id from mailings
+                      where not is_draft and send_attempt is null and send_time <= now()
+                      for update skip locked)
+         returning id",
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    if due.is_empty() {
+        tx.commit().await?;
+        return Ok(0);
+    }
+    // The claim and the job rows commit together; the queue messages follow.
+    let kinds: Vec<JobKind> = due
+        .into_iter()
+        .map(|mailing_id| JobKind::SendMailing { mailing_id })
+        .collect();
+    queue.enqueue_many(tx, None, &kinds).await?;
+    tracing::info!(client = %client.short_name, mailings = kinds.len(), "mailings due; sends queued");
+    Ok(kinds.len())
+}

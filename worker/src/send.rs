@@ -1,0 +1,290 @@
+//! Sending a confirmed mailing. Every recipient gets a row before anything is sent; a row is claimed
+//! (`sending`) before its message goes out and marked `sent` the moment the server accepts it, so a crashed or
+//! retried send resumes where it stopped and never mails anyone twice (only a message whose acceptance was not
+//! yet written when the process died — a window of one database round trip — can go again).
+
+use crate::mail::links::Recipient;
+use crate::mail::{merge, MailError, MergeValues, Outgoing};
+use crate::{JobContext, JobError, JobResult};
+use futures::StreamExt;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+const BATCH: i64 = 200;
+/// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
+const PAUSE_AFTER: u32 = 25;
+
+/// Subject, body, and the sender's name, address and reply-to (the sender may have been deleted).
+type MailingRow = (
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+struct Mailing {
+    subject: String,
+    body: String,
+    from_name: String,
+    from_address: String,
+    reply_to: Option<String>,
+}
+
+enum Outcome {
+    Sent,
+    /// The server refused this recipient for good (5xx): the address is treated as a hard bounce.
+    Bounced(String),
+    /// Try again later (4xx throttle, connection trouble).
+    Retry(String),
+}
+
+pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    let mailing: Option<MailingRow> = sqlx::query_as(
+        "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to
+         from mailings m left join senders s on s.id = m.sender_id where m.id = $1",
+    )
+    .bind(mailing_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((subject, body, Some(from_name), Some(from_address), reply_to)) = mailing else {
+        return Err(JobError::BadFile(
+            "The mailing or its sender no longer exists".to_owned(),
+        ));
+    };
+    let mailing = Mailing {
+        subject,
+        body,
+        from_name,
+        from_address,
+        reply_to,
+    };
+    // Recipients: the list's subscribed members, once. Rows claimed by a worker that died go back to the queue.
+    sqlx::query(
+        "insert into mailing_recipients (mailing_id, contact_id, email, first_name)
+         select m.id, c.id, c.email, c.first_name
+         from mailings m join crm_lists l on l.id = m.list_id
+         join contacts c on c.subscription = 'subscribed' and (
+              (l.kind = 'query' and c.origin_code_id = any (l.origin_code_ids))
+           or (l.kind = 'upload' and exists (select 1 from crm_list_members x where x.list_id = l.id and x.contact_id = c.id)))
+         where m.id = $1
+         on conflict do nothing",
+    )
+    .bind(mailing_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update mailing_recipients set status = 'queued' where mailing_id = $1 and status = 'sending'")
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("update mailings set delivery = 'sending', delivery_message = null where id = $1")
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+
+    let started = Instant::now();
+    let mut consecutive_failures = 0u32;
+    let mut backoff = Duration::from_millis(500);
+    let rate = ctx.services.send_rate_per_second;
+    let mut sent_so_far: u64 = 0;
+    loop {
+        // Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
+        let mut tx = ctx.tenancy.begin(ctx.client).await?;
+        sqlx::query(
+            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
+             from contacts c where c.id = r.contact_id and r.mailing_id = $1 and r.status = 'queued'
+               and c.subscription <> 'subscribed'",
+        )
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+        let batch: Vec<(i64, String, String)> = sqlx::query_as(
+            "update mailing_recipients r set status = 'sending'
+             where (r.mailing_id, r.contact_id) in (
+                 select mailing_id, contact_id from mailing_recipients
+                 where mailing_id = $1 and status = 'queued' order by contact_id limit $2 for update skip locked)
+             returning r.contact_id, r.email, r.first_name",
+        )
+        .bind(mailing_id)
+        .bind(BATCH)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        if batch.is_empty() {
+            break;
+        }
+        tracing::debug!(recipients = batch.len(), "sending a batch");
+        let outcomes: Vec<(i64, Outcome)> =
+            futures::stream::iter(batch.into_iter().map(|(contact_id, email, first_name)| {
+                let message = render(ctx, &mailing, mailing_id, contact_id, &email, &first_name);
+                async move {
+                    let outcome = match message {
+                        Ok(m) => match ctx.services.mailer.send(&m).await {
+                            Ok(()) => Outcome::Sent,
+                            Err(MailError::Permanent(e)) => Outcome::Bounced(e),
+                            Err(MailError::Address(e)) | Err(MailError::Build(e)) => {
+                                Outcome::Bounced(e)
+                            }
+                            Err(e) => Outcome::Retry(e.to_string()),
+                        },
+                        Err(e) => Outcome::Bounced(e.to_string()),
+                    };
+                    if let Outcome::Retry(e) | Outcome::Bounced(e) = &outcome {
+                        tracing::debug!(contact_id, error = %e, "message not accepted");
+                    }
+                    if matches!(outcome, Outcome::Sent) {
+                        // Written at once: the smaller this window, the closer to exactly once.
+                        let _ = mark(ctx, mailing_id, contact_id, "sent", None).await;
+                    }
+                    (contact_id, outcome)
+                }
+            }))
+            .buffer_unordered(ctx.services.send_concurrency.max(1))
+            .collect()
+            .await;
+
+        let mut retry_any = false;
+        for (contact_id, outcome) in outcomes {
+            match outcome {
+                Outcome::Sent => {
+                    consecutive_failures = 0;
+                    sent_so_far += 1;
+                }
+                Outcome::Bounced(e) => {
+                    consecutive_failures += 1;
+                    mark(ctx, mailing_id, contact_id, "bounced", Some(&e)).await?;
+                    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+                    sqlx::query("update contacts set subscription = 'bounced' where id = $1 and subscription = 'subscribed'")
+                        .bind(contact_id)
+                        .execute(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                }
+                Outcome::Retry(e) => {
+                    consecutive_failures += 1;
+                    retry_any = true;
+                    mark(ctx, mailing_id, contact_id, "queued", Some(&e)).await?;
+                }
+            }
+        }
+        if consecutive_failures >= PAUSE_AFTER {
+            let message = "Paused: the mail server refused every recent message. Check the SMTP settings and sender, then confirm the mailing again.";
+            let mut tx = ctx.tenancy.begin(ctx.client).await?;
+            sqlx::query(
+                "update mailings set delivery = 'paused', delivery_message = $2 where id = $1",
+            )
+            .bind(mailing_id)
+            .bind(message)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("update mailing_recipients set status = 'queued' where mailing_id = $1 and status = 'sending'")
+                .bind(mailing_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            return summary(ctx, mailing_id, message.to_owned()).await;
+        }
+        if retry_any {
+            // A throttling server (4xx) gets more room each time.
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(Duration::from_secs(30));
+        } else {
+            backoff = Duration::from_millis(500);
+        }
+        if rate > 0 {
+            let due = Duration::from_secs_f64(sent_so_far as f64 / f64::from(rate));
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    sqlx::query("update mailings set delivery = 'done' where id = $1")
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    summary(ctx, mailing_id, String::new()).await
+}
+
+fn render(
+    ctx: &JobContext<'_>,
+    mailing: &Mailing,
+    mailing_id: i64,
+    contact_id: i64,
+    email: &str,
+    first_name: &str,
+) -> Result<Outgoing, MailError> {
+    let recipient = Recipient {
+        client_id: ctx.client.id,
+        mailing_id,
+        contact_id,
+    };
+    let values = MergeValues {
+        first_name: first_name.to_owned(),
+        email: email.to_owned(),
+    };
+    let links = &ctx.services.links;
+    Ok(Outgoing {
+        from_name: mailing.from_name.clone(),
+        from_address: mailing.from_address.clone(),
+        reply_to: mailing.reply_to.clone(),
+        to: email.to_owned(),
+        subject: merge(&mailing.subject, &values),
+        html: links.instrument(&merge(&mailing.body, &values), recipient),
+        unsubscribe_url: Some(links.unsubscribe_url(recipient)),
+    })
+}
+
+async fn mark(
+    ctx: &JobContext<'_>,
+    mailing_id: i64,
+    contact_id: i64,
+    status: &str,
+    error: Option<&str>,
+) -> Result<(), JobError> {
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    sqlx::query(
+        "update mailing_recipients set status = $3, error = $4,
+                sent_at = case when $3 = 'sent' then now() else sent_at end
+         where mailing_id = $1 and contact_id = $2",
+    )
+    .bind(mailing_id)
+    .bind(contact_id)
+    .bind(status)
+    .bind(error)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn summary(
+    ctx: &JobContext<'_>,
+    mailing_id: i64,
+    note: String,
+) -> Result<JobResult, JobError> {
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    let (total, sent, failed, bounced): (i64, i64, i64, i64) = sqlx::query_as(
+        "select count(*), count(*) filter (where status = 'sent'), count(*) filter (where status = 'failed'),
+                count(*) filter (where status = 'bounced')
+         from mailing_recipients where mailing_id = $1",
+    )
+    .bind(mailing_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    let message = if note.is_empty() {
+        format!("Sent {sent} of {total} messages; {bounced} bounced, {failed} not sent.")
+    } else {
+        note
+    };
+    Ok(JobResult {
+        message,
+        link: Some(format!("/crm-mailing-detail/{mailing_id}")),
+        segment_id: None,
+        details: json!({ "recipients": total, "sent": sent, "bounced": bounced, "failed": failed }),
+    })
+}
