@@ -117,6 +117,28 @@ pub struct MailingInput {
     pub is_draft: bool,
 }
 
+/// What happened to a sent mailing.
+#[derive(Debug, Object, sqlx::FromRow)]
+pub struct MailingStats {
+    pub recipients: i64,
+    /// Accepted by the receiving server (sent) and not bounced.
+    pub delivered: i64,
+    /// Not sent: unsubscribed or bounced before sending, or still waiting.
+    pub failed: i64,
+    pub bounced: i64,
+    /// People who opened at least once (machine opens apart).
+    #[oai(rename = "uniqueOpens")]
+    pub unique_opens: i64,
+    /// Opens by privacy proxies and link scanners.
+    #[oai(rename = "machineOpens")]
+    pub machine_opens: i64,
+    /// People who clicked at least once (machine clicks apart).
+    #[oai(rename = "uniqueClicks")]
+    pub unique_clicks: i64,
+    pub clicks: i64,
+    pub unsubscribes: i64,
+}
+
 /// A mailing's fields for a test send: everything but `isDraft`.
 #[derive(Debug, Object)]
 pub struct TestSendInput {
