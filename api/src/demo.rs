@@ -23,6 +23,7 @@ pub async fn seed(
         .await?;
     if existing > 0 {
         seed_forms(&mut tx).await?;
+        seed_mailings(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -73,6 +74,7 @@ pub async fn seed(
     .execute(&mut *tx)
     .await?;
     seed_forms(&mut tx).await?;
+    seed_mailings(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists).await?;
     Ok(client)
@@ -112,5 +114,55 @@ async fn seed_forms(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
     )
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// A sender, two templates, a mailing sent ten days ago with its recipients and their opens, clicks and
+/// unsubscribes, a draft and one confirmed for later. Seeded on its own, like the forms.
+async fn seed_mailings(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
+    let existing: i64 = sqlx::query_scalar("select count(*) from senders")
+        .fetch_one(&mut **tx)
+        .await?;
+    if existing > 0 {
+        return Ok(());
+    }
+    let statements = [
+        "insert into senders (name, from_address, reply_to)
+         values ('Friends of the Demo Campaign', 'team@demo-campaign.example.org', 'reply@demo-campaign.example.org')",
+        "insert into mailing_templates (name, body_html) values
+           ('Monthly newsletter', '<h1>This month on the campaign</h1><p>Hi {{First.Name}},</p><p>Here is what your support made possible.</p><p><a href=\"https://example.org/donate\">Chip in $10</a></p>'),
+           ('Urgent appeal', '<p>{{First.Name}}, the deadline is midnight.</p><p><a href=\"https://example.org/donate?refcode=urgent\">Give now</a></p>')",
+        "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft, send_attempt, delivery)
+         select 'October newsletter', 'What your support made possible', s.id, now() - interval '10 days', l.id,
+                t.body_html, false, now() - interval '10 days', 'done'
+         from senders s, crm_lists l, mailing_templates t
+         where l.name = 'Web and search sign-ups' and t.name = 'Monthly newsletter'
+         union all
+         select 'November appeal', 'Midnight deadline', s.id, now() + interval '3 days', l.id, t.body_html, false, null, 'idle'
+         from senders s, crm_lists l, mailing_templates t
+         where l.name = 'Clean water petition' and t.name = 'Urgent appeal'
+         union all
+         select 'Year-end draft', 'Draft: year-end', s.id, now() + interval '30 days', l.id, '<p>Hi {{First.Name}}</p>', true, null, 'idle'
+         from senders s, crm_lists l where l.name = 'Town hall RSVPs'",
+        "insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at)
+         select m.id, c.id, c.email, c.first_name, 'sent', m.send_attempt + (c.id % 600) * interval '1 second'
+         from mailings m join crm_lists l on l.id = m.list_id
+         join contacts c on c.origin_code_id = any (l.origin_code_ids) and c.subscription = 'subscribed'
+         where m.name = 'October newsletter'",
+        "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
+         select r.mailing_id, r.contact_id, 'open', r.contact_id % 9 = 0, null, r.sent_at + interval '2 hours'
+         from mailing_recipients r where r.contact_id % 4 = 0
+         union all
+         select r.mailing_id, r.contact_id, 'click', false, 'https://example.org/donate', r.sent_at + interval '3 hours'
+         from mailing_recipients r where r.contact_id % 25 = 0
+         union all
+         select r.mailing_id, r.contact_id, 'unsubscribe', false, null, r.sent_at + interval '1 day'
+         from mailing_recipients r where r.contact_id % 300 = 0",
+        "update contacts c set subscription = 'unsubscribed' from mailing_events e
+         where e.kind = 'unsubscribe' and e.contact_id = c.id",
+    ];
+    for statement in statements {
+        sqlx::query(statement).execute(&mut **tx).await?;
+    }
     Ok(())
 }
