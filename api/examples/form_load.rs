@@ -2,7 +2,7 @@
 //! waits for every answer, and prints the rate, latency percentiles and how many succeeded, so the script can
 //! compare the server's stored counts with exactly what was sent.
 //!
-//!   cargo run --release -p api --example form_load -- view|submit URL REQUESTS CONCURRENCY CLIENT_SHORT
+//!   cargo run --release -p api --example form_load -- view|submit|get URL REQUESTS CONCURRENCY CLIENT_SHORT
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,10 +14,11 @@ use std::time::{Duration, Instant};
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, kind, url, requests, concurrency, client_short] = args.as_slice() else {
-        eprintln!("usage: form_load view|submit URL REQUESTS CONCURRENCY CLIENT_SHORT");
+        eprintln!("usage: form_load view|submit|get URL REQUESTS CONCURRENCY CLIENT_SHORT");
         std::process::exit(2);
     };
     let submit = kind == "submit";
+    let get = kind == "get";
     let requests: usize = requests.parse().unwrap();
     let concurrency: usize = concurrency.parse().unwrap();
     let http = reqwest::Client::builder()
@@ -43,7 +44,11 @@ async fn main() {
                 if i >= requests {
                     break;
                 }
-                let mut request = http.post(&url).header("client-short", &client_short);
+                let mut request = if get {
+                    http.get(&url)
+                } else {
+                    http.post(&url).header("client-short", &client_short)
+                };
                 if submit {
                     request = request
                         .header("content-type", "application/json")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the real api and worker on a fresh database and a free port, creates two clients and a user,
+# Starts the real api, worker and local SMTP sink on a fresh database and a free port, creates two clients and a user,
 # runs the Playwright specs in Debian's Chromium, and stops everything.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
@@ -15,13 +15,18 @@ ensure_redis
 fresh_database compass_e2e
 web_install
 (cd web && npm run -s build >/dev/null)
-cargo build -q --bin api --bin worker
+cargo build -q --bin api --bin worker --bin smtp-sink
 
 export DATABASE_URL=$(pg_url compass_e2e)
 export REDIS_URL=$(redis_url)
 export JOB_QUEUE="compass-e2e-$$"
 export JWT_SECRET="e2e-secret-e2e-secret-e2e-secret-e2e"
-export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+export PORT=$(free_port)
+# The local SMTP sink keeps every message the api and worker send as an .eml file for the delivery spec.
+SMTP_PORT=$(free_port)
+export SMTP_URL="smtp://127.0.0.1:$SMTP_PORT"
+export E2E_MAIL_DIR="$DATA/e2e/mail"
 export WEB_DIST="$ROOT/web/dist"
 # The worker needs the link-signing secret (the api falls back to JWT_SECRET; both must agree) and the public address.
 export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
@@ -35,12 +40,16 @@ API="$ROOT/target/debug/api"
 COMPASS_USER_PASSWORD="E2e-passw0rd" "$API" users create --email e2e@compass.test --first Erin --last Tester --admin >/dev/null
 
 LOG="$DATA/e2e"; mkdir -p "$LOG"
+rm -rf "$E2E_MAIL_DIR"; mkdir -p "$E2E_MAIL_DIR"
+"$ROOT/target/debug/smtp-sink" "$SMTP_PORT" "$E2E_MAIL_DIR" >"$LOG/smtp-sink.log" 2>&1 &
+SINK_PID=$!
 "$ROOT/target/debug/worker" >"$LOG/worker.log" 2>&1 &
 WORKER_PID=$!
 "$API" serve >"$LOG/api.log" 2>&1 &
 API_PID=$!
-trap 'kill $API_PID $WORKER_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
+trap 'kill $API_PID $WORKER_PID $SINK_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null && break; sleep 0.1; done
 
 cd tests/e2e
 stamp=node_modules/.compass-lock

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Benchmark: a mailing to N recipients (default 100,000) delivered by the real worker (release build) to a local
+# SMTP sink, against a floor measured in the same run: the same number of pre-rendered messages pushed through
+# one lettre pool of the same size to a sink of the same kind (worker/examples/mail_floor.rs). Prints
+# messages/s and the ratio. Then the open pixel is loaded with a fixed number of requests and the stored opens
+# are checked against what was sent.
+#
+#   tests/bench/mailing_send.sh [RECIPIENTS] [--kill]
+#
+# --kill: kills the worker (SIGKILL) in the middle of the send and starts another; the sink's count must still
+# equal RECIPIENTS exactly (every recipient receives exactly one message).
+set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
+cd "$ROOT"
+
+RECIPIENTS=${1:-100000}
+KILL=${2:-}
+POOL=${SMTP_POOL_SIZE:-8}
+WORK="$DATA/bench"; mkdir -p "$WORK"
+ensure_postgres
+ensure_redis
+fresh_database compass_mail_bench
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+export DATABASE_URL=$(pg_url compass_mail_bench) REDIS_URL=$(redis_url) JOB_QUEUE="compass-mail-bench-$$"
+export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking" RUST_LOG=warn
+export WEB_DIST="$WORK/none" SCHEDULE_SECONDS=1 SMTP_POOL_SIZE=$POOL FORM_VIEWS_PER_MINUTE=0
+export PORT=$(free_port) PUBLIC_URL="http://127.0.0.1:$PORT"
+PSQL=(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres compass_mail_bench)
+calc() { python3 -c "print($1)"; }
+
+say "building release binaries"
+cargo build -q --release --bin api --bin worker --bin smtp-sink --example mail_floor -p worker -p api
+cargo build -q --release -p api --example form_load
+BIN="$ROOT/target/release"
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null || true' EXIT
+
+# Starts a counting sink on a free port; sets SINK_PORT and SINK_LOG.
+start_sink() {
+  SINK_PORT=$(free_port); SINK_LOG="$WORK/sink-$1.log"
+  "$BIN/smtp-sink" "$SINK_PORT" - >"$SINK_LOG" 2>&1 &
+  PIDS+=($!)
+  sleep 0.3
+}
+delivered() { sed -n 's/^delivered //p' "$1" | tail -n1; }
+
+say "floor: $RECIPIENTS pre-rendered messages through one pool of $POOL"
+start_sink floor
+"$BIN/examples/mail_floor" "smtp://127.0.0.1:$SINK_PORT" "$RECIPIENTS" "$POOL" | tee "$WORK/floor.txt"
+floor=$(sed -n 's/^FLOOR_SECONDS=//p' "$WORK/floor.txt")
+
+start_sink real
+export SMTP_URL="smtp://127.0.0.1:$SINK_PORT"
+"$BIN/api" migrate >/dev/null
+"$BIN/api" clients create --short bench --name "Bench" >/dev/null
+"${PSQL[@]}" >/dev/null <<SQL
+set search_path = client_bench;
+insert into contacts (email, first_name) select 'person' || i || '@example.org', 'Maria' from generate_series(1, $RECIPIENTS) i;
+insert into crm_lists (name, kind) values ('Everyone', 'upload');
+insert into crm_list_members (list_id, contact_id) select 1, id from contacts;
+insert into senders (name, from_address) values ('Friends of the Campaign', 'team@campaign.example.org');
+SQL
+"$BIN/worker" >"$WORK/mail-worker.log" 2>&1 &
+WORKER_PID=$!; PIDS+=($WORKER_PID)
+"$BIN/api" serve >"$WORK/mail-api.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+
+say "real: confirmed mailing, sent by the worker ($POOL SMTP connections)"
+start=$(date +%s.%N)
+"${PSQL[@]}" -c "set search_path = client_bench;
+  insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft)
+  values ('Bench', 'What your support made possible', 1, now(), 1,
+          '<h1>This month on the campaign</h1><p>Hi {{First.Name}},</p><p>Here is what your support made possible.</p><p><a href=\"https://example.org\">Chip in</a></p>', false)" >/dev/null
+killed=
+while :; do
+  state=$("${PSQL[@]}" -c "select delivery from client_bench.mailings where id = 1")
+  [ "$state" = done ] && break
+  if [ -n "$KILL" ] && [ -z "$killed" ] && [ "$(delivered "$SINK_LOG")" != "" ] && [ "$(delivered "$SINK_LOG")" -gt $((RECIPIENTS / 3)) ]; then
+    kill -9 "$WORKER_PID"; killed=1
+    echo "worker killed at $(delivered "$SINK_LOG") messages; starting another"
+    "$BIN/worker" >>"$WORK/mail-worker.log" 2>&1 &
+    WORKER_PID=$!; PIDS+=($WORKER_PID)
+  fi
+  sleep 0.2
+done
+real=$(calc "$(date +%s.%N) - $start")
+sleep 1
+at_sink=$(delivered "$SINK_LOG")
+sent_rows=$("${PSQL[@]}" -c "select count(*) from client_bench.mailing_recipients where status = 'sent'")
+
+printf '\nrecipients      %d\n' "$RECIPIENTS"
+printf 'floor           %.2f s  (%.0f messages/s)\n' "$floor" "$(calc "$RECIPIENTS / $floor")"
+printf 'real            %.2f s  (%.0f messages/s, scheduler pick-up included)\n' "$real" "$(calc "$RECIPIENTS / $real")"
+printf 'ratio           %.2f  (target <= 1.5; >= 1000 messages/s)\n' "$(calc "$real / $floor")"
+printf 'at the sink     %s messages, %s recipients marked sent  %s\n' "$at_sink" "$sent_rows" \
+  "$([ "$at_sink" = "$RECIPIENTS" ] && [ "$sent_rows" = "$RECIPIENTS" ] && echo EXACT || echo MISMATCH)"
+
+# The open pixel under load: one signed token per request would need the signer; the same recipient's pixel
+# N times shows the path's throughput, and the stored event count must equal N.
+OPENS=${OPENS:-100000}
+TOKEN_URL=$(python3 - "$TRACKING_SECRET" "$PORT" <<'PY'
+import base64, hashlib, hmac, sys
+secret, port = sys.argv[1].encode(), sys.argv[2]
+payload = base64.urlsafe_b64encode(b"1:1:1").rstrip(b"=").decode()
+mac = hmac.new(secret, payload.encode() + b"\n" + b"open", hashlib.sha256).digest()[:16]
+print(f"http://127.0.0.1:{port}/api/track/open/{payload}." + base64.urlsafe_b64encode(mac).rstrip(b"=").decode())
+PY
+)
+say "open pixel: $OPENS requests"
+"$BIN/examples/form_load" get "$TOKEN_URL" "$OPENS" 32 - | tee "$WORK/opens.txt"
+sleep 1.5
+opens_ok=$(sed -n 's/^OK_COUNT=//p' "$WORK/opens.txt")
+stored=$("${PSQL[@]}" -c "select count(*) from client_bench.mailing_events where kind = 'open'")
+printf 'opens           %s sent, %s answered, %s stored  %s\n' "$OPENS" "$opens_ok" "$stored" \
+  "$([ "$stored" = "$opens_ok" ] && [ "$opens_ok" = "$OPENS" ] && echo EXACT || echo MISMATCH)"
