@@ -24,7 +24,8 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 export DATABASE_URL=$(pg_url compass_mail_bench) REDIS_URL=$(redis_url) JOB_QUEUE="compass-mail-bench-$$"
 export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking" RUST_LOG=warn
 export WEB_DIST="$WORK/none" SCHEDULE_SECONDS=1 SMTP_POOL_SIZE=$POOL FORM_VIEWS_PER_MINUTE=0
-export PORT=$(free_port) PUBLIC_URL="http://127.0.0.1:$PORT"
+export PORT=$(free_port)
+export PUBLIC_URL="http://127.0.0.1:$PORT"
 PSQL=(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres compass_mail_bench)
 calc() { python3 -c "print($1)"; }
 

@@ -306,7 +306,12 @@ export function CrmMailingEditor({ id }: { id?: number }) {
   const isNew = id === undefined;
   const valid = isNew || (Number.isInteger(id) && id > 0);
   const mailing = useGetMailing(id ?? 0, {
-    query: { enabled: !isNew && valid, meta: { errorMessage: 'Could not load the mailing' } },
+    query: {
+      enabled: !isNew && valid,
+      // While the worker is sending, follow its progress (delivery, then done or paused).
+      refetchInterval: (query) => (query.state.data?.delivery === 'sending' ? 5_000 : false),
+      meta: { errorMessage: 'Could not load the mailing' },
+    },
   });
   const title = isNew ? 'Send Mailing' : mailing.data ? mailing.data.name || 'Untitled' : 'Mailing';
   return (

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CrmList, Mailing, MailingTemplate } from '@/api/gen/model';
+import type { CrmList, Mailing, MailingStats, MailingTemplate } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
 import { jsonResponse, renderWithProviders } from '@/test/utils';
 import { CrmMailingEditor } from './crm-mailing-editor';
@@ -47,8 +47,20 @@ function Location() {
   return <div data-testid="location">{useLocation().pathname}</div>;
 }
 
-/** The server: lookups for the editor, the given mailing, and echoes of writes. */
-function serve(mailing: Mailing = MAILING) {
+const STATS: MailingStats = {
+  recipients: 1234,
+  delivered: 1200,
+  failed: 30,
+  bounced: 4,
+  uniqueOpens: 12,
+  machineOpens: 3,
+  uniqueClicks: 5,
+  clicks: 9,
+  unsubscribes: 2,
+};
+
+/** The server: lookups for the editor, the given mailing and its figures, and echoes of writes. */
+function serve(mailing: Mailing = MAILING, stats: MailingStats = STATS) {
   fetchMock.mockImplementation((input, init) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
@@ -60,6 +72,7 @@ function serve(mailing: Mailing = MAILING) {
     if (url === '/api/crm-mailing' && method === 'POST') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }, 201));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'PATCH') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
+    if (url === `/api/crm-mailing/${mailing.id}/stats`) return Promise.resolve(jsonResponse(stats));
     if (url === `/api/crm-mailing/${mailing.id}`) return Promise.resolve(jsonResponse(mailing));
     return Promise.resolve(jsonResponse([]));
   });
@@ -245,12 +258,62 @@ describe('CrmMailingEditor', () => {
     expect(screen.getByText('Campaign HQ <hq@example.org>')).toBeInTheDocument();
     expect(screen.getByText('Help us in June')).toBeInTheDocument();
     expect(screen.getByText('Volunteers')).toBeInTheDocument();
-    expect(screen.getByText('0.250')).toBeInTheDocument();
+    expect(await screen.findByRole('definition', { name: 'Open rate' })).toHaveTextContent('0.010');
     expect(screen.getByText('done — 4 sent')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     const body = screen.getByTitle('Mailing body');
     expect(body).toHaveAttribute('sandbox', '');
     expect(body).toHaveAttribute('srcdoc', MAILING.bodyHtml);
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
+  });
+});
+
+describe('MailingFigures', () => {
+  const SENT: Mailing = { ...MAILING, isDraft: false, sendAttempt: '2026-06-01T09:30:05Z', delivery: 'done' };
+  const figure = (label: string) => screen.getByRole('definition', { name: label });
+
+  it("shows the sent mailing's figures from the stats endpoint, counts in the browser locale", async () => {
+    serve(SENT);
+    renderEditor('/crm-mailing-detail/7');
+    expect(await screen.findByRole('definition', { name: 'Recipients' })).toHaveTextContent((1234).toLocaleString());
+    expect(figure('Delivered')).toHaveTextContent((1200).toLocaleString());
+    expect(figure('Failed')).toHaveTextContent('30');
+    expect(figure('Bounced')).toHaveTextContent('4');
+    expect(figure('Unique opens')).toHaveTextContent('12 (+3 machine)');
+    expect(figure('Clicks')).toHaveTextContent('5 (9 total)');
+    expect(figure('Unsubscribes')).toHaveTextContent('2');
+    expect(figure('Open rate')).toHaveTextContent('0.010');
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/crm-mailing/7/stats')).toHaveLength(1);
+  });
+
+  it('leaves machine opens out when there are none', async () => {
+    serve(SENT, { ...STATS, uniqueOpens: 1, machineOpens: 0 });
+    renderEditor('/crm-mailing-detail/7');
+    expect(await screen.findByRole('definition', { name: 'Unique opens' })).toHaveTextContent(/^1$/);
+  });
+
+  it('warns with the message when delivery is paused', async () => {
+    serve({ ...SENT, delivery: 'paused', deliveryMessage: 'The mail server refused the sender' });
+    renderEditor('/crm-mailing-detail/7');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Delivery paused');
+    expect(alert).toHaveTextContent('The mail server refused the sender');
+  });
+
+  it('refreshes the figures every 5 seconds while sending', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      serve({ ...SENT, delivery: 'sending' });
+      renderEditor('/crm-mailing-detail/7');
+      expect(await screen.findByRole('definition', { name: 'Recipients' })).toBeInTheDocument();
+      expect(screen.getByText(/figures refresh every 5 seconds/)).toBeInTheDocument();
+      const statsCalls = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/crm-mailing/7/stats').length;
+      expect(statsCalls()).toBe(1);
+      await act(() => vi.advanceTimersByTimeAsync(5_100));
+      await waitFor(() => expect(statsCalls()).toBe(2));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
