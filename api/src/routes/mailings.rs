@@ -624,6 +624,42 @@ impl MailingsApi {
         Ok(Json(mailing))
     }
 
+    /// Recipients, delivered, failed, unique opens, clicks and unsubscribes of one mailing.
+    #[oai(
+        path = "/api/crm-mailing/:id/stats",
+        method = "get",
+        operation_id = "getMailingStats"
+    )]
+    async fn stats(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<MailingStats>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        fetch_mailing(&mut tx, id.0).await?;
+        let stats = sqlx::query_as::<_, MailingStats>(
+            "select
+                 (select count(*) from mailing_recipients where mailing_id = $1) as recipients,
+                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'sent') as delivered,
+                 (select count(*) from mailing_recipients
+                   where mailing_id = $1 and status in ('failed', 'queued', 'sending')) as failed,
+                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'bounced') as bounced,
+                 (select count(distinct contact_id) from mailing_events
+                   where mailing_id = $1 and kind = 'open' and not machine) as unique_opens,
+                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'open' and machine) as machine_opens,
+                 (select count(distinct contact_id) from mailing_events
+                   where mailing_id = $1 and kind = 'click' and not machine) as unique_clicks,
+                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'click' and not machine) as clicks,
+                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'unsubscribe') as unsubscribes",
+        )
+        .bind(id.0)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(stats))
+    }
+
     #[oai(
         path = "/api/crm-mailing/:id",
         method = "delete",

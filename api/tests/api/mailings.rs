@@ -436,6 +436,14 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     }
     let ann_now = app.get_json("/api/contacts?q=ann@", &session).await;
     assert_eq!(ann_now["items"][0]["subscription"], "unsubscribed");
+    let stats = app
+        .get_json(&format!("/api/crm-mailing/{id}/stats"), &session)
+        .await;
+    assert_eq!(
+        stats,
+        json!({ "recipients": 3, "delivered": 3, "failed": 0, "bounced": 0, "uniqueOpens": 1, "machineOpens": 0,
+                "uniqueClicks": 1, "clicks": 1, "unsubscribes": 1 })
+    );
     let page = browser
         .get(&unsubscribe)
         .send()

@@ -29,6 +29,9 @@ async fn session(
     socket: tokio::net::TcpStream,
     deliver: Arc<dyn Fn(Delivered) + Send + Sync>,
 ) -> std::io::Result<()> {
+    // Replies are small and the client waits for each: without this, Nagle's algorithm and delayed ACKs add
+    // tens of milliseconds to every command.
+    socket.set_nodelay(true)?;
     let (read, mut write) = socket.into_split();
     let mut lines = BufReader::new(read);
     write.write_all(b"220 compass-sink ESMTP\r\n").await?;

@@ -28,6 +28,7 @@ import type {
   ErrorMessage,
   Mailing,
   MailingInput,
+  MailingStats,
   MailingTemplate,
   Sender,
   SenderInput,
@@ -1355,3 +1356,103 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       > => {
       return useMutation(getDeleteMailingMutationOptions(options), queryClient);
     }
+    export const getGetMailingStatsUrl = (id: number,) => {
+
+
+
+
+  return `/api/crm-mailing/${id}/stats`
+}
+
+/**
+ * @summary Recipients, delivered, failed, unique opens, clicks and unsubscribes of one mailing.
+ */
+export const getMailingStats = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<MailingStats> => {
+
+  return customFetch<MailingStats>(getGetMailingStatsUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetMailingStatsQueryKey = (id: number,) => {
+    return [
+    `/api/crm-mailing/${id}/stats`
+    ] as const;
+    }
+
+
+export const getGetMailingStatsQueryOptions = <TData = Awaited<ReturnType<typeof getMailingStats>>, TError = ErrorType<ErrorMessage>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMailingStatsQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMailingStats>>> = ({ signal }) => getMailingStats(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMailingStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getMailingStats>>>
+export type GetMailingStatsQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetMailingStats<TData = Awaited<ReturnType<typeof getMailingStats>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMailingStats>>,
+          TError,
+          Awaited<ReturnType<typeof getMailingStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMailingStats<TData = Awaited<ReturnType<typeof getMailingStats>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMailingStats>>,
+          TError,
+          Awaited<ReturnType<typeof getMailingStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMailingStats<TData = Awaited<ReturnType<typeof getMailingStats>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Recipients, delivered, failed, unique opens, clicks and unsubscribes of one mailing.
+ */
+
+export function useGetMailingStats<TData = Awaited<ReturnType<typeof getMailingStats>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMailingStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMailingStatsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

@@ -37,6 +37,7 @@ export * from './loginRequest.ts';
 export * from './loginResponse.ts';
 export * from './mailing.ts';
 export * from './mailingInput.ts';
+export * from './mailingStats.ts';
 export * from './mailingTemplate.ts';
 export * from './me.ts';
 export * from './originCode.ts';
