@@ -53,7 +53,12 @@ function dateTimeLocal(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-const figure = (page: Page, label: string) => page.getByRole('definition', { name: label });
+// The figure's value: the <dd> right after the <dt> that names it.
+const figure = (page: Page, label: string) =>
+  page
+    .locator('dt')
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator('xpath=following-sibling::dd[1]');
 
 test('a confirmed mailing is delivered by the worker, and opens, clicks and unsubscribes come back as figures', async ({ page }) => {
   test.setTimeout(180_000);
