@@ -10,7 +10,7 @@ use futures::StreamExt;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-const BATCH: i64 = 200;
+const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
 const PAUSE_AFTER: u32 = 25;
 
@@ -84,6 +84,62 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         .await?;
     tx.commit().await?;
 
+    // Accepted messages are recorded by one task in groups (whatever has queued up, one statement each), so the
+    // send loop never waits on the database and the write follows the server's answer within milliseconds.
+    let (sent_tx, sent_rx) = tokio::sync::mpsc::unbounded_channel::<i64>();
+    let recorder = record_sent(ctx, mailing_id, sent_rx);
+    let sending = send_all(ctx, &mailing, mailing_id, sent_tx);
+    let (outcome, recorded) = tokio::join!(sending, recorder);
+    recorded?;
+    if let Some(paused) = outcome? {
+        return summary(ctx, mailing_id, paused).await;
+    }
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    sqlx::query("update mailings set delivery = 'done' where id = $1")
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    summary(ctx, mailing_id, String::new()).await
+}
+
+/// Writes `sent` for the contacts arriving on `sent`, a group at a time, until the sender side is dropped.
+async fn record_sent(
+    ctx: &JobContext<'_>,
+    mailing_id: i64,
+    mut sent: tokio::sync::mpsc::UnboundedReceiver<i64>,
+) -> Result<(), JobError> {
+    let mut group = Vec::new();
+    while let Some(first) = sent.recv().await {
+        group.clear();
+        group.push(first);
+        while group.len() < 5000 {
+            match sent.try_recv() {
+                Ok(next) => group.push(next),
+                Err(_) => break,
+            }
+        }
+        let mut tx = ctx.tenancy.begin(ctx.client).await?;
+        sqlx::query(
+            "update mailing_recipients set status = 'sent', error = null, sent_at = now()
+             where mailing_id = $1 and contact_id = any ($2)",
+        )
+        .bind(mailing_id)
+        .bind(&group)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// Sends every queued recipient; `Some(message)` when the send had to pause.
+async fn send_all(
+    ctx: &JobContext<'_>,
+    mailing: &Mailing,
+    mailing_id: i64,
+    sent_tx: tokio::sync::mpsc::UnboundedSender<i64>,
+) -> Result<Option<String>, JobError> {
     let started = Instant::now();
     let mut consecutive_failures = 0u32;
     let mut backoff = Duration::from_millis(500);
@@ -118,7 +174,8 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         tracing::debug!(recipients = batch.len(), "sending a batch");
         let outcomes: Vec<(i64, Outcome)> =
             futures::stream::iter(batch.into_iter().map(|(contact_id, email, first_name)| {
-                let message = render(ctx, &mailing, mailing_id, contact_id, &email, &first_name);
+                let message = render(ctx, mailing, mailing_id, contact_id, &email, &first_name);
+                let sent_tx = sent_tx.clone();
                 async move {
                     let outcome = match message {
                         Ok(m) => match ctx.services.mailer.send(&m).await {
@@ -135,8 +192,8 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
                         tracing::debug!(contact_id, error = %e, "message not accepted");
                     }
                     if matches!(outcome, Outcome::Sent) {
-                        // Written at once: the smaller this window, the closer to exactly once.
-                        let _ = mark(ctx, mailing_id, contact_id, "sent", None).await;
+                        // Recorded within milliseconds by the recorder: the smaller this window, the closer to once.
+                        let _ = sent_tx.send(contact_id);
                     }
                     (contact_id, outcome)
                 }
@@ -184,7 +241,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
-            return summary(ctx, mailing_id, message.to_owned()).await;
+            return Ok(Some(message.to_owned()));
         }
         if retry_any {
             // A throttling server (4xx) gets more room each time.
@@ -200,13 +257,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
             }
         }
     }
-    let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    sqlx::query("update mailings set delivery = 'done' where id = $1")
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    summary(ctx, mailing_id, String::new()).await
+    Ok(None)
 }
 
 fn render(
