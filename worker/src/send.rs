@@ -3,11 +3,12 @@
 //! retried send resumes where it stopped and never mails anyone twice (only a message whose acceptance was not
 //! yet written when the process died — a window of one database round trip — can go again).
 
-use crate::mail::links::Recipient;
+use crate::mail::links::{LinkSigner, Recipient};
 use crate::mail::{merge, MailError, MergeValues, Outgoing};
 use crate::{JobContext, JobError, JobResult};
 use futures::StreamExt;
 use serde_json::json;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const BATCH: i64 = 1000;
@@ -23,6 +24,7 @@ type MailingRow = (
     Option<String>,
 );
 
+#[derive(Clone)]
 struct Mailing {
     subject: String,
     body: String,
@@ -145,40 +147,21 @@ async fn send_all(
     let mut backoff = Duration::from_millis(500);
     let rate = ctx.services.send_rate_per_second;
     let mut sent_so_far: u64 = 0;
+    let mailing = Arc::new(mailing.clone());
+    // Rendering, signing and building run on blocking threads for the next batch while this one is sent, so the
+    // SMTP stage is never starved by the CPU work.
+    let mut next = start_batch(ctx, &mailing, mailing_id).await?;
     loop {
-        // Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
-        let mut tx = ctx.tenancy.begin(ctx.client).await?;
-        sqlx::query(
-            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
-             from contacts c where c.id = r.contact_id and r.mailing_id = $1 and r.status = 'queued'
-               and c.subscription <> 'subscribed'",
-        )
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
-        let batch: Vec<(i64, String, String)> = sqlx::query_as(
-            "update mailing_recipients r set status = 'sending'
-             where (r.mailing_id, r.contact_id) in (
-                 select mailing_id, contact_id from mailing_recipients
-                 where mailing_id = $1 and status = 'queued' order by contact_id limit $2 for update skip locked)
-             returning r.contact_id, r.email, r.first_name",
-        )
-        .bind(mailing_id)
-        .bind(BATCH)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        if batch.is_empty() {
-            break;
-        }
-        tracing::debug!(recipients = batch.len(), "sending a batch");
+        let Some(rendering) = next.take() else { break };
+        let rendered = rendering.await.map_err(|e| JobError::Io(e.to_string()))?;
+        next = start_batch(ctx, &mailing, mailing_id).await?;
+        tracing::debug!(recipients = rendered.len(), "sending a batch");
         let outcomes: Vec<(i64, Outcome)> =
-            futures::stream::iter(batch.into_iter().map(|(contact_id, email, first_name)| {
-                let message = render(ctx, mailing, mailing_id, contact_id, &email, &first_name);
+            futures::stream::iter(rendered.into_iter().map(|(contact_id, message)| {
                 let sent_tx = sent_tx.clone();
                 async move {
                     let outcome = match message {
-                        Ok(m) => match ctx.services.mailer.send(&m).await {
+                        Ok(m) => match ctx.services.mailer.send_message(m).await {
                             Ok(()) => Outcome::Sent,
                             Err(MailError::Permanent(e)) => Outcome::Bounced(e),
                             Err(MailError::Address(e)) | Err(MailError::Build(e)) => {
@@ -243,6 +226,11 @@ async fn send_all(
             tx.commit().await?;
             return Ok(Some(message.to_owned()));
         }
+        if retry_any && next.is_none() {
+            // The rows just put back are the only ones left: claim them again after the backoff below.
+            tokio::time::sleep(backoff).await;
+            next = start_batch(ctx, &mailing, mailing_id).await?;
+        }
         if retry_any {
             // A throttling server (4xx) gets more room each time.
             tokio::time::sleep(backoff).await;
@@ -260,16 +248,82 @@ async fn send_all(
     Ok(None)
 }
 
-fn render(
+type Rendered = Vec<(i64, Result<lettre::Message, MailError>)>;
+
+/// Claims the next batch of queued recipients and starts rendering it on blocking threads; `None` when no
+/// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
+async fn start_batch(
     ctx: &JobContext<'_>,
+    mailing: &Arc<Mailing>,
+    mailing_id: i64,
+) -> Result<Option<tokio::task::JoinHandle<Rendered>>, JobError> {
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    sqlx::query(
+        "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
+         from contacts c where c.id = r.contact_id and r.mailing_id = $1 and r.status = 'queued'
+           and c.subscription <> 'subscribed'",
+    )
+    .bind(mailing_id)
+    .execute(&mut *tx)
+    .await?;
+    let batch: Vec<(i64, String, String)> = sqlx::query_as(
+        "update mailing_recipients r set status = 'sending'
+         where (r.mailing_id, r.contact_id) in (
+             select mailing_id, contact_id from mailing_recipients
+             where mailing_id = $1 and status = 'queued' order by contact_id limit $2 for update skip locked)
+         returning r.contact_id, r.email, r.first_name",
+    )
+    .bind(mailing_id)
+    .bind(BATCH)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    if batch.is_empty() {
+        return Ok(None);
+    }
+    let (mailing, links, client_id) = (mailing.clone(), ctx.services.links.clone(), ctx.client.id);
+    Ok(Some(tokio::spawn(async move {
+        // Two halves on two blocking threads: the machine's two cores render in parallel.
+        let mut first = batch;
+        let second = first.split_off(first.len() / 2);
+        let work = |part: Vec<(i64, String, String)>, mailing: Arc<Mailing>, links: LinkSigner| {
+            tokio::task::spawn_blocking(move || {
+                part.into_iter()
+                    .map(|(contact_id, email, first_name)| {
+                        let message = render(
+                            &links,
+                            client_id,
+                            &mailing,
+                            mailing_id,
+                            contact_id,
+                            &email,
+                            &first_name,
+                        )
+                        .build();
+                        (contact_id, message)
+                    })
+                    .collect::<Rendered>()
+            })
+        };
+        let a = work(first, mailing.clone(), links.clone());
+        let b = work(second, mailing, links);
+        let mut out = a.await.unwrap_or_default();
+        out.extend(b.await.unwrap_or_default());
+        out
+    })))
+}
+
+fn render(
+    links: &LinkSigner,
+    client_id: i64,
     mailing: &Mailing,
     mailing_id: i64,
     contact_id: i64,
     email: &str,
     first_name: &str,
-) -> Result<Outgoing, MailError> {
+) -> Outgoing {
     let recipient = Recipient {
-        client_id: ctx.client.id,
+        client_id,
         mailing_id,
         contact_id,
     };
@@ -277,8 +331,7 @@ fn render(
         first_name: first_name.to_owned(),
         email: email.to_owned(),
     };
-    let links = &ctx.services.links;
-    Ok(Outgoing {
+    Outgoing {
         from_name: mailing.from_name.clone(),
         from_address: mailing.from_address.clone(),
         reply_to: mailing.reply_to.clone(),
@@ -286,7 +339,7 @@ fn render(
         subject: merge(&mailing.subject, &values),
         html: links.instrument(&merge(&mailing.body, &values), recipient),
         unsubscribe_url: Some(links.unsubscribe_url(recipient)),
-    })
+    }
 }
 
 async fn mark(
