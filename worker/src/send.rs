@@ -258,25 +258,30 @@ async fn start_batch(
     mailing_id: i64,
 ) -> Result<Option<tokio::task::JoinHandle<Rendered>>, JobError> {
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    sqlx::query(
-        "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
-         from contacts c where c.id = r.contact_id and r.mailing_id = $1 and r.status = 'queued'
-           and c.subscription <> 'subscribed'",
-    )
-    .bind(mailing_id)
-    .execute(&mut *tx)
-    .await?;
     let batch: Vec<(i64, String, String)> = sqlx::query_as(
         "update mailing_recipients r set status = 'sending'
          where (r.mailing_id, r.contact_id) in (
-             select mailing_id, contact_id from mailing_recipients
-             where mailing_id = $1 and status = 'queued' order by contact_id limit $2 for update skip locked)
+             select q.mailing_id, q.contact_id from mailing_recipients q
+             join contacts c on c.id = q.contact_id and c.subscription = 'subscribed'
+             where q.mailing_id = $1 and q.status = 'queued'
+             order by q.contact_id limit $2 for update of q skip locked)
          returning r.contact_id, r.email, r.first_name",
     )
     .bind(mailing_id)
     .bind(BATCH)
     .fetch_all(&mut *tx)
     .await?;
+    if batch.is_empty() {
+        // What is still queued now belongs to contacts who unsubscribed or bounced since the recipients were
+        // chosen: they are never sent to.
+        sqlx::query(
+            "update mailing_recipients set status = 'failed', error = 'Unsubscribed or bounced before sending'
+             where mailing_id = $1 and status = 'queued'",
+        )
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    }
     tx.commit().await?;
     if batch.is_empty() {
         return Ok(None);
