@@ -1,7 +1,7 @@
 //! Lead-capture forms: staff edit them under `/api/crm-form`; visitors load, view and submit them through the
 //! public endpoints, which resolve the client from the `client-short` header and need no sign-in.
 
-use super::ApiTags;
+use super::{ApiTags, Deleted};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::public::Action;
@@ -325,18 +325,10 @@ impl FormsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
         id: Path<i64>,
-    ) -> Result<NoContent, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let gone = sqlx::query("delete from forms where id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        if gone.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Form not found".to_owned()));
-        }
-        tx.commit().await?;
+    ) -> Result<Deleted, ApiError> {
+        super::delete_by_id(&state, &auth.0.client, "forms", id.0, "Form not found").await?;
         state.public.forget_form(auth.0.client.id, id.0);
-        Ok(NoContent::Done)
+        Ok(Deleted::Deleted)
     }
 
     /// Public: the form for the viewer. Needs the `client-short` header, not a sign-in.

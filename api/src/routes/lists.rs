@@ -1,5 +1,5 @@
 use super::origin_codes::OriginCode;
-use super::ApiTags;
+use super::{ApiTags, Deleted};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
@@ -45,12 +45,6 @@ pub struct CreateCrmList {
 pub enum Created {
     #[oai(status = 201)]
     Created(Json<CrmList>),
-}
-
-#[derive(ApiResponse)]
-pub enum Deleted {
-    #[oai(status = 204)]
-    Deleted,
 }
 
 #[derive(ApiResponse)]
@@ -214,16 +208,7 @@ impl ListsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let gone = sqlx::query("delete from crm_lists where id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        if gone.rows_affected() == 0 {
-            return Err(ApiError::NotFound("List not found".to_owned()));
-        }
-        tx.commit().await?;
-        Ok(Deleted::Deleted)
+        super::delete_by_id(&state, &auth.0.client, "crm_lists", id.0, "List not found").await
     }
 
     /// The list's members as CSV.

@@ -2,7 +2,7 @@
 //! `isDraft`; otherwise SENT once a send attempt exists; otherwise CONFIRMED. Only drafts and never-attempted
 //! mailings can be changed.
 
-use super::ApiTags;
+use super::{ApiTags, Deleted};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
@@ -167,12 +167,6 @@ pub struct TestSendResult {
 pub enum Created<T: poem_openapi::types::ToJSON + Send + Sync> {
     #[oai(status = 201)]
     Created(Json<T>),
-}
-
-#[derive(ApiResponse)]
-pub enum Deleted {
-    #[oai(status = 204)]
-    Deleted,
 }
 
 macro_rules! mailing_select {
@@ -347,16 +341,14 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let gone = sqlx::query("delete from mailing_templates where id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        if gone.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Template not found".to_owned()));
-        }
-        tx.commit().await?;
-        Ok(Deleted::Deleted)
+        super::delete_by_id(
+            &state,
+            &auth.0.client,
+            "mailing_templates",
+            id.0,
+            "Template not found",
+        )
+        .await
     }
 
     /// Sender options for the mailing editor.
@@ -438,16 +430,7 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let gone = sqlx::query("delete from senders where id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        if gone.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Sender not found".to_owned()));
-        }
-        tx.commit().await?;
-        Ok(Deleted::Deleted)
+        super::delete_by_id(&state, &auth.0.client, "senders", id.0, "Sender not found").await
     }
 
     /// Sends one rendered copy to the signed-in user at once; merge tags take the user's own values.
@@ -671,15 +654,13 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let gone = sqlx::query("delete from mailings where id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        if gone.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Mailing not found".to_owned()));
-        }
-        tx.commit().await?;
-        Ok(Deleted::Deleted)
+        super::delete_by_id(
+            &state,
+            &auth.0.client,
+            "mailings",
+            id.0,
+            "Mailing not found",
+        )
+        .await
     }
 }

@@ -13,7 +13,9 @@ pub mod origin_codes;
 pub mod settings;
 pub mod tracking;
 
-use poem_openapi::{OpenApiService, Tags};
+use crate::error::ApiError;
+use poem_openapi::{ApiResponse, OpenApiService, Tags};
+use tenancy::Client;
 
 #[derive(Tags)]
 pub enum ApiTags {
@@ -79,4 +81,34 @@ pub fn service() -> OpenApiService<Apis, ()> {
 /// The document as checked in at `openapi/openapi.json`.
 pub fn spec_json() -> String {
     service().spec()
+}
+
+/// The answer to a successful DELETE.
+#[derive(ApiResponse)]
+pub enum Deleted {
+    #[oai(status = 204)]
+    Deleted,
+}
+
+/// Deletes the row `id` of one of the client's tables, or answers 404 with `not_found`. `table` is always a
+/// literal from the code, never input.
+pub(crate) async fn delete_by_id(
+    state: &crate::state::AppState,
+    client: &Client,
+    table: &'static str,
+    id: i64,
+    not_found: &str,
+) -> Result<Deleted, ApiError> {
+    let mut tx = state.tenancy.begin(client).await?;
+    let gone = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "delete from {table} where id = $1"
+    )))
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    if gone.rows_affected() == 0 {
+        return Err(ApiError::NotFound(not_found.to_owned()));
+    }
+    tx.commit().await?;
+    Ok(Deleted::Deleted)
 }
