@@ -22,7 +22,7 @@ pub struct Settings {
     #[arg(long, env = "JWT_SECRET", hide_env_values = true, default_value = "")]
     pub jwt_secret: String,
     /// Minutes an access token stays valid.
-    #[arg(long, env = "TOKEN_TTL_MINUTES", default_value_t = 480)]
+    #[arg(long, env = "TOKEN_TTL_MINUTES", default_value_t = 15)]
     pub token_ttl_minutes: i64,
     /// Folder of the built web app (`npm run build` in web/).
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
@@ -61,4 +61,28 @@ pub struct Settings {
     pub form_submits_per_minute: u32,
     #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
     pub database_pool_size: u32,
+    /// client-auth mode: the short name of the one client this deployment signs in to.
+    #[arg(long, env = "CLIENT_AUTH")]
+    pub client_auth: Option<String>,
+    /// Sender of sign-in codes, registration and reset e-mails.
+    #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = "no-reply@compass.test")]
+    pub mail_from_address: String,
+    #[arg(long, env = "MAIL_FROM_NAME", default_value = "Compass")]
+    pub mail_from_name: String,
+    /// SMS gateway for phone login codes (POST JSON {to, message}); codes are only logged when unset.
+    #[arg(long, env = "SMS_GATEWAY_URL")]
+    pub sms_gateway_url: Option<String>,
+    #[arg(long, env = "SMS_GATEWAY_KEY", hide_env_values = true, default_value = "")]
+    pub sms_gateway_key: String,
+    /// Where Google's ID-token signing keys are published.
+    #[arg(long, env = "GOOGLE_JWKS_URL", default_value = crate::identity::google::DEFAULT_JWKS_URL)]
+    pub google_jwks_url: String,
+    /// Sign-in, code, registration and reset attempts per account per window; 0 turns the limit off.
+    #[arg(long, env = "AUTH_ATTEMPTS_PER_ACCOUNT", default_value_t = 10)]
+    pub auth_attempts_per_account: u32,
+    /// The same per client address.
+    #[arg(long, env = "AUTH_ATTEMPTS_PER_ADDRESS", default_value_t = 60)]
+    pub auth_attempts_per_address: u32,
+    #[arg(long, env = "AUTH_LIMIT_WINDOW_SECONDS", default_value_t = 900)]
+    pub auth_limit_window_seconds: u64,
 }

@@ -7,6 +7,7 @@ pub mod body_limit;
 pub mod config;
 pub mod demo;
 pub mod error;
+pub mod identity;
 pub mod public;
 pub mod routes;
 pub mod sanitize;

@@ -1,6 +1,11 @@
 use crate::auth::TokenKeys;
 use crate::body_limit::BodyLimit;
 use crate::error::render;
+use crate::identity::google::GoogleVerifier;
+use crate::identity::limits::AuthLimits;
+use crate::identity::notices::Notices;
+use crate::identity::secrets::SecretHasher;
+use crate::identity::sms::{HttpGateway, LogGateway, SmsGateway};
 use crate::public::PublicForms;
 use crate::signups::SignupWriter;
 use crate::state::{AppState, SharedState};
@@ -48,24 +53,47 @@ impl Application {
         let redis = redis::Client::open(settings.redis_url.as_str())?
             .get_connection_manager()
             .await?;
+        let mailer = worker::mail::Mailer::from_url(&settings.smtp_url, 4)?;
+        let nonempty = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+        let sms: Arc<dyn SmsGateway> = match nonempty(&settings.sms_gateway_url) {
+            Some(url) => Arc::new(HttpGateway::new(&url, &settings.sms_gateway_key)),
+            None => Arc::new(LogGateway),
+        };
         let state = Arc::new(AppState {
             tenancy: tenancy.clone(),
             queue,
-            redis,
+            redis: redis.clone(),
             tokens: TokenKeys::new(&settings.jwt_secret, settings.token_ttl_minutes)?,
             public: PublicForms::new(
                 settings.form_views_per_minute,
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
-            mailer: worker::mail::Mailer::from_url(&settings.smtp_url, 4)?,
+            mailer: mailer.clone(),
             links: worker::mail::links::LinkSigner::new(
                 tracking_secret(&settings),
                 &settings.public_url,
             ),
             tracking: crate::tracking::EventBuffer::default(),
             provider_name: settings.provider_name.clone(),
-            google_client_id: settings.google_client_id.clone().filter(|s| !s.is_empty()),
+            google: nonempty(&settings.google_client_id)
+                .map(|id| (id.clone(), GoogleVerifier::new(&id, &settings.google_jwks_url))),
+            client_auth: nonempty(&settings.client_auth),
+            hasher: SecretHasher::new(&settings.jwt_secret),
+            notices: Notices::new(
+                mailer,
+                &settings.mail_from_name,
+                &settings.mail_from_address,
+                &settings.public_url,
+            ),
+            sms,
+            limits: AuthLimits::new(
+                redis.clone(),
+                &settings.job_queue,
+                settings.auth_attempts_per_account,
+                settings.auth_attempts_per_address,
+                settings.auth_limit_window_seconds,
+            ),
         });
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()

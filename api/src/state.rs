@@ -19,7 +19,15 @@ pub struct AppState {
     pub links: worker::mail::links::LinkSigner,
     pub tracking: crate::tracking::EventBuffer,
     pub provider_name: String,
-    pub google_client_id: Option<String>,
+    /// The Google client id and the verifier of Google ID tokens, when Google sign-in is configured.
+    pub google: Option<(String, crate::identity::google::GoogleVerifier)>,
+    /// client-auth mode: the one client's short name.
+    pub client_auth: Option<String>,
+    /// Keyed hashes of refresh tokens, codes and links.
+    pub hasher: crate::identity::secrets::SecretHasher,
+    pub notices: crate::identity::notices::Notices,
+    pub sms: Arc<dyn crate::identity::sms::SmsGateway>,
+    pub limits: crate::identity::limits::AuthLimits,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -5,7 +5,10 @@ mod schemes;
 mod tokens;
 
 pub use password::{hash_password, verify_password};
-pub use schemes::{BasicAuth, ClientAuth, ClientSession, UserSession};
+pub use schemes::{
+    missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,
+    UserSession,
+};
 pub use tokens::{Claims, Scope, TokenError, TokenKeys, UserClaim};
 
 /// Every page permission of the spec, in menu order.
@@ -22,5 +25,27 @@ pub const PAGE_PERMISSIONS: [&str; 10] = [
     "pageReports",
 ];
 
-/// Universal permissions an agency administrator holds.
-pub const UNIVERSAL_PERMISSIONS: [&str; 1] = ["view user"];
+/// Permissions over a client's users and roles, held through roles like page permissions.
+pub const CLIENT_PERMISSIONS: [&str; 2] = [VIEW_USER, EDIT_ROLE];
+
+/// Every permission a role may hold, in the order screens list them.
+pub const ALL_CLIENT_PERMISSIONS: [&str; 12] = [
+    "pageContributions",
+    "pageSegments",
+    "pageContactOriginCodes",
+    "pageContributionSourceCodes",
+    "pagePlanning",
+    "pagePerformance",
+    "pageContacts",
+    "pageMedia",
+    "pageProjections",
+    "pageReports",
+    VIEW_USER,
+    EDIT_ROLE,
+];
+
+pub const VIEW_USER: &str = "view user";
+pub const EDIT_ROLE: &str = "edit role";
+
+/// Universal permissions: "view user" opens Manage Universal Users.
+pub const UNIVERSAL_PERMISSIONS: [&str; 1] = [VIEW_USER];

@@ -1,8 +1,13 @@
 //! The two ways a caller proves who it is. poem-openapi runs the checker before the handler, so a handler that
-//! takes `ClientAuth` can only run for a valid client session.
+//! takes `ClientAuth` can only run for a live session acting for a client the user may use.
+//!
+//! Every check goes to the database: the token's session must not be revoked, the account must still be
+//! enabled, and permissions are read fresh, so revoking a session, disabling a user or taking away a role takes
+//! effect on the next request, not when the token expires.
 
-use super::{Claims, Scope};
+use super::{Claims, Scope, ALL_CLIENT_PERMISSIONS};
 use crate::error::ApiError;
+use crate::identity::Realm;
 use crate::state::SharedState;
 use poem::Request;
 use poem_openapi::auth::Bearer;
@@ -13,6 +18,20 @@ use tenancy::Client;
 #[derive(Debug, Clone)]
 pub struct UserSession {
     pub claims: Claims,
+    pub realm: Realm,
+    /// Universal permissions ("view user"); always empty for client users.
+    pub universal_permissions: Vec<String>,
+}
+
+impl UserSession {
+    /// Refuses with 403 unless the user holds the universal permission.
+    pub fn require_universal(&self, permission: &str) -> Result<(), ApiError> {
+        if self.universal_permissions.iter().any(|p| p == permission) {
+            Ok(())
+        } else {
+            Err(missing_permission())
+        }
+    }
 }
 
 /// A user acting for one client: the token, the `client-short` and `client-id` headers and the registry agree,
@@ -21,12 +40,36 @@ pub struct UserSession {
 pub struct ClientSession {
     pub claims: Claims,
     pub client: Client,
+    /// Page and client permissions held in this client.
+    pub permissions: Vec<String>,
 }
 
 impl ClientSession {
     pub fn user_id(&self) -> i64 {
         self.claims.user.id
     }
+
+    /// Where the user's account lives.
+    pub fn realm(&self) -> Realm {
+        if self.claims.user.kind == "client" {
+            Realm::Client(self.client.clone())
+        } else {
+            Realm::Universal
+        }
+    }
+
+    /// Refuses with 403 unless the user holds `permission` in this client.
+    pub fn require(&self, permission: &str) -> Result<(), ApiError> {
+        if self.permissions.iter().any(|p| p == permission) {
+            Ok(())
+        } else {
+            Err(missing_permission())
+        }
+    }
+}
+
+pub fn missing_permission() -> ApiError {
+    ApiError::Forbidden("You do not have permission to do this".to_owned())
 }
 
 /// Bearer token with the `basic` scope.
@@ -44,25 +87,133 @@ fn state(req: &Request) -> poem::Result<&SharedState> {
         .ok_or_else(|| ApiError::internal("application state missing").into())
 }
 
-fn claims(req: &Request, bearer: &Bearer) -> poem::Result<Claims> {
-    let claims = state(req)?
+fn invalid_token() -> ApiError {
+    ApiError::Unauthorized("Invalid or expired token".to_owned())
+}
+
+fn claims(state: &SharedState, bearer: &Bearer) -> Result<Claims, ApiError> {
+    let claims = state
         .tokens
         .verify(&bearer.token)
-        .map_err(|_| ApiError::Unauthorized("Invalid or expired token".to_owned()))?;
+        .map_err(|_| invalid_token())?;
     if !claims.has(Scope::Basic) {
-        return Err(ApiError::Unauthorized("Invalid or expired token".to_owned()).into());
+        return Err(invalid_token());
     }
     Ok(claims)
 }
 
+/// The realm a token's user lives in; a client user's client must still be enabled.
+pub async fn realm_of(state: &SharedState, claims: &Claims) -> Result<Realm, ApiError> {
+    match claims.user.kind.as_str() {
+        "universal" => Ok(Realm::Universal),
+        "client" => {
+            let (Some(id), Some(short)) = (claims.client_id, claims.client_short.as_deref()) else {
+                return Err(invalid_token());
+            };
+            state
+                .tenancy
+                .enabled_client(id)
+                .await?
+                .filter(|c| c.short_name == short)
+                .map(Realm::Client)
+                .ok_or_else(invalid_token)
+        }
+        _ => Err(invalid_token()),
+    }
+}
+
+/// What a live session of a universal user may do: `None` when the session is revoked, expired or the user
+/// disabled; otherwise (may use `client`, is an administrator, universal permissions).
+async fn universal_access(
+    state: &SharedState,
+    claims: &Claims,
+    client_id: Option<i64>,
+) -> Result<Option<(bool, bool, Vec<String>)>, ApiError> {
+    let mut tx = state.tenancy.public().await?;
+    let row: Option<(bool, bool, Vec<String>)> = sqlx::query_as(
+        "select ($3::bigint is null or u.all_clients or exists (
+                    select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $3)),
+                u.all_clients, u.universal_permissions
+         from auth_sessions s join universal_users u on u.id = s.user_id
+         where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now() and u.enabled",
+    )
+    .bind(claims.sid)
+    .bind(claims.user.id)
+    .bind(client_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// The page and client permissions a user holds in `client` through roles.
+pub async fn role_permissions(
+    state: &crate::state::AppState,
+    client: &Client,
+    kind: &str,
+    user_id: i64,
+) -> Result<Vec<String>, ApiError> {
+    let mut tx = state.tenancy.begin(client).await?;
+    let permissions: Vec<String> = sqlx::query_scalar(
+        "select distinct p from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
+         where ur.user_kind = $1 and ur.user_id = $2 order by p",
+    )
+    .bind(kind)
+    .bind(user_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(permissions)
+}
+
+/// Whether a client user's session is live and the account still enabled and verified.
+async fn client_user_session_live(
+    state: &SharedState,
+    client: &Client,
+    claims: &Claims,
+) -> Result<bool, ApiError> {
+    let mut tx = state.tenancy.begin(client).await?;
+    let live: bool = sqlx::query_scalar(
+        "select exists (select 1 from auth_sessions s join client_users u on u.id = s.user_id
+                        where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now()
+                          and u.enabled and u.email_verified is not null)",
+    )
+    .bind(claims.sid)
+    .bind(claims.user.id)
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(live)
+}
+
 async fn check_user(req: &Request, bearer: Bearer) -> poem::Result<UserSession> {
+    let state = state(req)?;
+    let claims = claims(state, &bearer)?;
+    let realm = realm_of(state, &claims).await?;
+    let universal_permissions = match &realm {
+        Realm::Universal => {
+            universal_access(state, &claims, None)
+                .await?
+                .ok_or_else(invalid_token)?
+                .2
+        }
+        Realm::Client(client) => {
+            if !client_user_session_live(state, client, &claims).await? {
+                return Err(invalid_token().into());
+            }
+            Vec::new()
+        }
+    };
     Ok(UserSession {
-        claims: claims(req, &bearer)?,
+        claims,
+        realm,
+        universal_permissions,
     })
 }
 
 async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSession> {
-    let claims = claims(req, &bearer)?;
+    let state = state(req)?;
+    let claims = claims(state, &bearer)?;
     let (Some(client_id), Some(client_short)) = (claims.client_id, claims.client_short.clone())
     else {
         return Err(ApiError::Forbidden("Select a client first".to_owned()).into());
@@ -85,7 +236,6 @@ async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSessi
         )
         .into());
     }
-    let state = state(req)?;
     let client = state
         .tenancy
         .enabled_client(client_id)
@@ -93,8 +243,33 @@ async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSessi
         .map_err(ApiError::from)?
         .filter(|c| c.short_name == client_short)
         .ok_or_else(|| ApiError::Forbidden("This client is not available".to_owned()))?;
-    if !crate::routes::auth::may_use_client(state, claims.user.id, client.id).await? {
-        return Err(ApiError::Forbidden("You do not have access to this client".to_owned()).into());
-    }
-    Ok(ClientSession { claims, client })
+    let permissions = match claims.user.kind.as_str() {
+        "universal" => {
+            let (may_use, admin, _) = universal_access(state, &claims, Some(client.id))
+                .await?
+                .ok_or_else(invalid_token)?;
+            if !may_use {
+                return Err(
+                    ApiError::Forbidden("You do not have access to this client".to_owned()).into(),
+                );
+            }
+            if admin {
+                ALL_CLIENT_PERMISSIONS.iter().map(|p| p.to_string()).collect()
+            } else {
+                role_permissions(state, &client, "universal", claims.user.id).await?
+            }
+        }
+        "client" => {
+            if !client_user_session_live(state, &client, &claims).await? {
+                return Err(invalid_token().into());
+            }
+            role_permissions(state, &client, "client", claims.user.id).await?
+        }
+        _ => return Err(invalid_token().into()),
+    };
+    Ok(ClientSession {
+        claims,
+        client,
+        permissions,
+    })
 }

@@ -15,7 +15,7 @@ pub enum Scope {
 pub struct UserClaim {
     pub id: i64,
     pub email: String,
-    /// "universal" for agency staff; client users arrive with the identity issue.
+    /// "universal" for agency staff, "client" for a client's own users.
     pub kind: String,
 }
 
@@ -32,6 +32,8 @@ pub struct Claims {
         default
     )]
     pub client_short: Option<String>,
+    /// The session this token belongs to: revoking the session ends the token.
+    pub sid: i64,
     pub iat: i64,
     pub exp: i64,
 }
@@ -74,6 +76,7 @@ impl TokenKeys {
         &self,
         user: UserClaim,
         client: Option<(i64, String)>,
+        sid: i64,
     ) -> Result<String, TokenError> {
         let now = Utc::now();
         let (scope, client_id, client_short) = match client {
@@ -85,6 +88,7 @@ impl TokenKeys {
             scope,
             client_id,
             client_short,
+            sid,
             iat: now.timestamp(),
             exp: (now + self.ttl).timestamp(),
         };
@@ -93,6 +97,10 @@ impl TokenKeys {
             &claims,
             &self.encoding,
         )?)
+    }
+
+    pub fn ttl_seconds(&self) -> i64 {
+        self.ttl.num_seconds()
     }
 
     /// The claims of a token this server signed and that has not expired.
@@ -118,18 +126,19 @@ mod tests {
     #[test]
     fn a_client_token_carries_the_client() {
         let keys = TokenKeys::new(&"k".repeat(32), 10).unwrap();
-        let token = keys.issue(user(), Some((3, "acme".into()))).unwrap();
+        let token = keys.issue(user(), Some((3, "acme".into())), 9).unwrap();
         let claims = keys.verify(&token).unwrap();
         assert_eq!(claims.scope, vec![Scope::Basic, Scope::Client]);
         assert_eq!(claims.client_id, Some(3));
         assert_eq!(claims.client_short.as_deref(), Some("acme"));
+        assert_eq!(claims.sid, 9);
     }
 
     #[test]
     fn a_token_signed_with_another_secret_is_refused() {
         let ours = TokenKeys::new(&"k".repeat(32), 10).unwrap();
         let theirs = TokenKeys::new(&"x".repeat(32), 10).unwrap();
-        let forged = theirs.issue(user(), Some((1, "other".into()))).unwrap();
+        let forged = theirs.issue(user(), Some((1, "other".into())), 9).unwrap();
         assert!(ours.verify(&forged).is_err());
     }
 

@@ -11,7 +11,10 @@ pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
 pub mod settings;
+pub mod session;
 pub mod tracking;
+pub mod universal_users;
+pub mod users;
 
 use crate::error::ApiError;
 use poem_openapi::{ApiResponse, OpenApiService, Tags};
@@ -21,6 +24,8 @@ use tenancy::Client;
 pub enum ApiTags {
     /// Sign-in and session
     Auth,
+    /// Users, roles and permissions
+    Users,
     /// App settings of the current client
     Settings,
     /// Background jobs of the current client
@@ -41,6 +46,9 @@ pub enum ApiTags {
 
 pub type Apis = (
     auth::AuthApi,
+    session::SessionApi,
+    users::UsersApi,
+    universal_users::UniversalUsersApi,
     settings::SettingsApi,
     jobs::JobsApi,
     lists::ListsApi,
@@ -58,6 +66,9 @@ pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
         (
             auth::AuthApi,
+            session::SessionApi,
+            users::UsersApi,
+            universal_users::UniversalUsersApi,
             settings::SettingsApi,
             jobs::JobsApi,
             lists::ListsApi,

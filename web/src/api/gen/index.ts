@@ -7,3 +7,4 @@ export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
 export * from './settings/settings.ts';
 export * from './tracking/tracking.ts';
+export * from './users/users.ts';

@@ -26,13 +26,29 @@ import type {
 
 import type {
   AuthConfig,
+  AuthenticatorConfirm,
+  AuthenticatorEnrolment,
   ClientLoginRequest,
   ClientOption,
+  EmailToken,
   ErrorMessage,
+  GetAuthConfigParams,
+  GoogleLoginRequest,
+  LoginCodeRequest,
   LoginRequest,
   LoginResponse,
+  LogoutRequest,
   Me,
-  TokenResponse
+  PasswordChange,
+  ProfileUpdate,
+  RefreshRequest,
+  RegisterRequest,
+  RegisterResponse,
+  ResetCheckResponse,
+  ResetEmailRequest,
+  ResetPasswordRequest,
+  StatusResponse,
+  TokenPair
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -58,20 +74,27 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getGetAuthConfigUrl = () => {
+export const getGetAuthConfigUrl = (params?: GetAuthConfigParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
 
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
 
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/auth-api/auth/config`
+  return stringifiedParams.length > 0 ? `/auth-api/auth/config?${stringifiedParams}` : `/auth-api/auth/config`
 }
 
 /**
- * @summary Public configuration the sign-in pages need.
+ * @summary Public configuration the sign-in pages need; `client` names the client a sign-in link is for.
  */
-export const getAuthConfig = async ( options?: Parameters<typeof customFetch>[1]): Promise<AuthConfig> => {
+export const getAuthConfig = async (params?: GetAuthConfigParams, options?: Parameters<typeof customFetch>[1]): Promise<AuthConfig> => {
 
-  return customFetch<AuthConfig>(getGetAuthConfigUrl(),
+  return customFetch<AuthConfig>(getGetAuthConfigUrl(params),
   {
     ...options,
     method: 'GET'
@@ -84,23 +107,23 @@ export const getAuthConfig = async ( options?: Parameters<typeof customFetch>[1]
 
 
 
-export const getGetAuthConfigQueryKey = () => {
+export const getGetAuthConfigQueryKey = (params?: GetAuthConfigParams,) => {
     return [
-    `/auth-api/auth/config`
+    `/auth-api/auth/config`, ...(params ? [params] : [])
     ] as const;
     }
 
 
-export const getGetAuthConfigQueryOptions = <TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAuthConfigQueryOptions = <TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<ErrorMessage>>(params?: GetAuthConfigParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetAuthConfigQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getGetAuthConfigQueryKey(params);
 
 
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAuthConfig>>> = ({ signal }) => getAuthConfig({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAuthConfig>>> = ({ signal }) => getAuthConfig(params, { signal, ...requestOptions });
 
 
 
@@ -110,11 +133,11 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAuthConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getAuthConfig>>>
-export type GetAuthConfigQueryError = ErrorType<unknown>
+export type GetAuthConfigQueryError = ErrorType<ErrorMessage>
 
 
-export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<unknown>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>> & Pick<
+export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<ErrorMessage>>(
+ params: undefined |  GetAuthConfigParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAuthConfig>>,
           TError,
@@ -123,8 +146,8 @@ export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>> & Pick<
+export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetAuthConfigParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAuthConfig>>,
           TError,
@@ -133,20 +156,20 @@ export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetAuthConfigParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Public configuration the sign-in pages need.
+ * @summary Public configuration the sign-in pages need; `client` names the client a sign-in link is for.
  */
 
-export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetAuthConfigParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetAuthConfigQueryOptions(options)
+  const queryOptions = getGetAuthConfigQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -168,6 +191,7 @@ export const getLoginUrl = () => {
 
 /**
  * @summary Step 1 of sign-in: e-mail and password. Answers the same way for an unknown e-mail and a wrong password.
+When the account has a second factor the answer has no token and `twoFactorRequired`.
  */
 export const login = async (loginRequest: LoginRequest, options?: Parameters<typeof customFetch>[1]): Promise<LoginResponse> => {
 
@@ -234,6 +258,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     /**
  * @summary Step 1 of sign-in: e-mail and password. Answers the same way for an unknown e-mail and a wrong password.
+When the account has a second factor the answer has no token and `twoFactorRequired`.
  */
 export const useLogin = <TError = ErrorType<ErrorMessage>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,LoginMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
@@ -244,6 +269,793 @@ export const useLogin = <TError = ErrorType<ErrorMessage>,
         TContext
       > => {
       return useMutation(getLoginMutationOptions(options), queryClient);
+    }
+    export const getSubmitLoginCodeUrl = () => {
+
+
+
+
+  return `/auth-api/auth/login-code`
+}
+
+/**
+ * @summary Step 2 of sign-in: the 6-digit code from the e-mail, the text message or the authenticator app.
+ */
+export const submitLoginCode = async (loginCodeRequest: LoginCodeRequest, options?: Parameters<typeof customFetch>[1]): Promise<LoginResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<LoginResponse>(getSubmitLoginCodeUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(loginCodeRequest)
+  }
+);}
+
+
+
+
+
+export const getSubmitLoginCodeMutationKey = () => ['submitLoginCode'] as const;
+
+export const getSubmitLoginCodeMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof submitLoginCode>>, TError,SubmitLoginCodeMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof submitLoginCode>>, TError,SubmitLoginCodeMutationVariables, TContext> => {
+
+const mutationKey = getSubmitLoginCodeMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof submitLoginCode>>, SubmitLoginCodeMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  submitLoginCode(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SubmitLoginCodeMutationResult = NonNullable<Awaited<ReturnType<typeof submitLoginCode>>>
+    export type SubmitLoginCodeMutationBody = BodyType<LoginCodeRequest>
+    export type SubmitLoginCodeMutationError = ErrorType<ErrorMessage>
+    export type SubmitLoginCodeMutationVariables = {data: BodyType<LoginCodeRequest>}
+
+    /**
+ * @summary Step 2 of sign-in: the 6-digit code from the e-mail, the text message or the authenticator app.
+ */
+export const useSubmitLoginCode = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof submitLoginCode>>, TError,SubmitLoginCodeMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof submitLoginCode>>,
+        TError,
+        SubmitLoginCodeMutationVariables,
+        TContext
+      > => {
+      return useMutation(getSubmitLoginCodeMutationOptions(options), queryClient);
+    }
+    export const getGoogleLoginUrl = () => {
+
+
+
+
+  return `/auth-api/auth/google`
+}
+
+/**
+ * @summary Sign-in with Google: `credential` is the ID token from Google's button. The account is found by the
+token's verified e-mail; Google has done the second factor.
+ */
+export const googleLogin = async (googleLoginRequest: GoogleLoginRequest, options?: Parameters<typeof customFetch>[1]): Promise<LoginResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<LoginResponse>(getGoogleLoginUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(googleLoginRequest)
+  }
+);}
+
+
+
+
+
+export const getGoogleLoginMutationKey = () => ['googleLogin'] as const;
+
+export const getGoogleLoginMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof googleLogin>>, TError,GoogleLoginMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof googleLogin>>, TError,GoogleLoginMutationVariables, TContext> => {
+
+const mutationKey = getGoogleLoginMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof googleLogin>>, GoogleLoginMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  googleLogin(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GoogleLoginMutationResult = NonNullable<Awaited<ReturnType<typeof googleLogin>>>
+    export type GoogleLoginMutationBody = BodyType<GoogleLoginRequest>
+    export type GoogleLoginMutationError = ErrorType<ErrorMessage>
+    export type GoogleLoginMutationVariables = {data: BodyType<GoogleLoginRequest>}
+
+    /**
+ * @summary Sign-in with Google: `credential` is the ID token from Google's button. The account is found by the
+token's verified e-mail; Google has done the second factor.
+ */
+export const useGoogleLogin = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof googleLogin>>, TError,GoogleLoginMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof googleLogin>>,
+        TError,
+        GoogleLoginMutationVariables,
+        TContext
+      > => {
+      return useMutation(getGoogleLoginMutationOptions(options), queryClient);
+    }
+    export const getRegisterUrl = () => {
+
+
+
+
+  return `/auth-api/auth/register`
+}
+
+/**
+ * @summary Registers a client user. The account needs its e-mail verified (a link is mailed) and then an
+administrator to enable it.
+ */
+export const register = async (registerRequest: RegisterRequest, options?: Parameters<typeof customFetch>[1]): Promise<RegisterResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<RegisterResponse>(getRegisterUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(registerRequest)
+  }
+);}
+
+
+
+
+
+export const getRegisterMutationKey = () => ['register'] as const;
+
+export const getRegisterMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext> => {
+
+const mutationKey = getRegisterMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof register>>, RegisterMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  register(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RegisterMutationResult = NonNullable<Awaited<ReturnType<typeof register>>>
+    export type RegisterMutationBody = BodyType<RegisterRequest>
+    export type RegisterMutationError = ErrorType<ErrorMessage>
+    export type RegisterMutationVariables = {data: BodyType<RegisterRequest>}
+
+    /**
+ * @summary Registers a client user. The account needs its e-mail verified (a link is mailed) and then an
+administrator to enable it.
+ */
+export const useRegister = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof register>>,
+        TError,
+        RegisterMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRegisterMutationOptions(options), queryClient);
+    }
+    export const getFinishRegistrationUrl = () => {
+
+
+
+
+  return `/auth-api/auth/finish-registration`
+}
+
+/**
+ * @summary The link in the verification e-mail: marks the address verified.
+ */
+export const finishRegistration = async (emailToken: EmailToken, options?: Parameters<typeof customFetch>[1]): Promise<StatusResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<StatusResponse>(getFinishRegistrationUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(emailToken)
+  }
+);}
+
+
+
+
+
+export const getFinishRegistrationMutationKey = () => ['finishRegistration'] as const;
+
+export const getFinishRegistrationMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishRegistration>>, TError,FinishRegistrationMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishRegistration>>, TError,FinishRegistrationMutationVariables, TContext> => {
+
+const mutationKey = getFinishRegistrationMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishRegistration>>, FinishRegistrationMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  finishRegistration(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishRegistrationMutationResult = NonNullable<Awaited<ReturnType<typeof finishRegistration>>>
+    export type FinishRegistrationMutationBody = BodyType<EmailToken>
+    export type FinishRegistrationMutationError = ErrorType<ErrorMessage>
+    export type FinishRegistrationMutationVariables = {data: BodyType<EmailToken>}
+
+    /**
+ * @summary The link in the verification e-mail: marks the address verified.
+ */
+export const useFinishRegistration = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishRegistration>>, TError,FinishRegistrationMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishRegistration>>,
+        TError,
+        FinishRegistrationMutationVariables,
+        TContext
+      > => {
+      return useMutation(getFinishRegistrationMutationOptions(options), queryClient);
+    }
+    export const getSendResetEmailUrl = () => {
+
+
+
+
+  return `/auth-api/auth/reset-email`
+}
+
+/**
+ * @summary Sends a reset link when the e-mail has an account. The answer is the same either way.
+ */
+export const sendResetEmail = async (resetEmailRequest: ResetEmailRequest, options?: Parameters<typeof customFetch>[1]): Promise<StatusResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<StatusResponse>(getSendResetEmailUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(resetEmailRequest)
+  }
+);}
+
+
+
+
+
+export const getSendResetEmailMutationKey = () => ['sendResetEmail'] as const;
+
+export const getSendResetEmailMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendResetEmail>>, TError,SendResetEmailMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendResetEmail>>, TError,SendResetEmailMutationVariables, TContext> => {
+
+const mutationKey = getSendResetEmailMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendResetEmail>>, SendResetEmailMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendResetEmail(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendResetEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendResetEmail>>>
+    export type SendResetEmailMutationBody = BodyType<ResetEmailRequest>
+    export type SendResetEmailMutationError = ErrorType<ErrorMessage>
+    export type SendResetEmailMutationVariables = {data: BodyType<ResetEmailRequest>}
+
+    /**
+ * @summary Sends a reset link when the e-mail has an account. The answer is the same either way.
+ */
+export const useSendResetEmail = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendResetEmail>>, TError,SendResetEmailMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof sendResetEmail>>,
+        TError,
+        SendResetEmailMutationVariables,
+        TContext
+      > => {
+      return useMutation(getSendResetEmailMutationOptions(options), queryClient);
+    }
+    export const getCheckResetTokenUrl = () => {
+
+
+
+
+  return `/auth-api/auth/reset-check`
+}
+
+/**
+ * @summary Whether a reset link is still good.
+ */
+export const checkResetToken = async (emailToken: EmailToken, options?: Parameters<typeof customFetch>[1]): Promise<ResetCheckResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<ResetCheckResponse>(getCheckResetTokenUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(emailToken)
+  }
+);}
+
+
+
+
+
+export const getCheckResetTokenMutationKey = () => ['checkResetToken'] as const;
+
+export const getCheckResetTokenMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkResetToken>>, TError,CheckResetTokenMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkResetToken>>, TError,CheckResetTokenMutationVariables, TContext> => {
+
+const mutationKey = getCheckResetTokenMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkResetToken>>, CheckResetTokenMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkResetToken(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckResetTokenMutationResult = NonNullable<Awaited<ReturnType<typeof checkResetToken>>>
+    export type CheckResetTokenMutationBody = BodyType<EmailToken>
+    export type CheckResetTokenMutationError = ErrorType<ErrorMessage>
+    export type CheckResetTokenMutationVariables = {data: BodyType<EmailToken>}
+
+    /**
+ * @summary Whether a reset link is still good.
+ */
+export const useCheckResetToken = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkResetToken>>, TError,CheckResetTokenMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkResetToken>>,
+        TError,
+        CheckResetTokenMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCheckResetTokenMutationOptions(options), queryClient);
+    }
+    export const getResetPasswordUrl = () => {
+
+
+
+
+  return `/auth-api/auth/reset-password`
+}
+
+/**
+ * @summary Sets a new password with a reset link's token. Every session of the account ends.
+ */
+export const resetPassword = async (resetPasswordRequest: ResetPasswordRequest, options?: Parameters<typeof customFetch>[1]): Promise<StatusResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<StatusResponse>(getResetPasswordUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(resetPasswordRequest)
+  }
+);}
+
+
+
+
+
+export const getResetPasswordMutationKey = () => ['resetPassword'] as const;
+
+export const getResetPasswordMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext> => {
+
+const mutationKey = getResetPasswordMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetPassword>>, ResetPasswordMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  resetPassword(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
+    export type ResetPasswordMutationBody = BodyType<ResetPasswordRequest>
+    export type ResetPasswordMutationError = ErrorType<ErrorMessage>
+    export type ResetPasswordMutationVariables = {data: BodyType<ResetPasswordRequest>}
+
+    /**
+ * @summary Sets a new password with a reset link's token. Every session of the account ends.
+ */
+export const useResetPassword = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof resetPassword>>,
+        TError,
+        ResetPasswordMutationVariables,
+        TContext
+      > => {
+      return useMutation(getResetPasswordMutationOptions(options), queryClient);
+    }
+    export const getRefreshTokenUrl = () => {
+
+
+
+
+  return `/auth-api/auth/refresh`
+}
+
+/**
+ * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
+ */
+export const refreshToken = async (refreshRequest: RefreshRequest, options?: Parameters<typeof customFetch>[1]): Promise<TokenPair> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<TokenPair>(getRefreshTokenUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(refreshRequest)
+  }
+);}
+
+
+
+
+
+export const getRefreshTokenMutationKey = () => ['refreshToken'] as const;
+
+export const getRefreshTokenMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshToken>>, TError,RefreshTokenMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof refreshToken>>, TError,RefreshTokenMutationVariables, TContext> => {
+
+const mutationKey = getRefreshTokenMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof refreshToken>>, RefreshTokenMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  refreshToken(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RefreshTokenMutationResult = NonNullable<Awaited<ReturnType<typeof refreshToken>>>
+    export type RefreshTokenMutationBody = BodyType<RefreshRequest>
+    export type RefreshTokenMutationError = ErrorType<ErrorMessage>
+    export type RefreshTokenMutationVariables = {data: BodyType<RefreshRequest>}
+
+    /**
+ * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
+ */
+export const useRefreshToken = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshToken>>, TError,RefreshTokenMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof refreshToken>>,
+        TError,
+        RefreshTokenMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRefreshTokenMutationOptions(options), queryClient);
+    }
+    export const getLogoutUrl = () => {
+
+
+
+
+  return `/auth-api/auth/logout`
+}
+
+/**
+ * @summary Ends the session: its refresh token and every access token issued for it stop working.
+ */
+export const logout = async (logoutRequest: LogoutRequest, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<void>(getLogoutUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(logoutRequest)
+  }
+);}
+
+
+
+
+
+export const getLogoutMutationKey = () => ['logout'] as const;
+
+export const getLogoutMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,LogoutMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,LogoutMutationVariables, TContext> => {
+
+const mutationKey = getLogoutMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logout>>, LogoutMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  logout(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
+    export type LogoutMutationBody = BodyType<LogoutRequest>
+    export type LogoutMutationError = ErrorType<ErrorMessage>
+    export type LogoutMutationVariables = {data: BodyType<LogoutRequest>}
+
+    /**
+ * @summary Ends the session: its refresh token and every access token issued for it stop working.
+ */
+export const useLogout = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,LogoutMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof logout>>,
+        TError,
+        LogoutMutationVariables,
+        TContext
+      > => {
+      return useMutation(getLogoutMutationOptions(options), queryClient);
     }
     export const getListMyClientsUrl = () => {
 
@@ -354,9 +1166,9 @@ export const getClientLoginUrl = () => {
 }
 
 /**
- * @summary Exchanges a signed-in user's token for one that acts for the chosen client.
+ * @summary Exchanges the signed-in user's session for one that acts for the chosen client. The old session ends.
  */
-export const clientLogin = async (clientLoginRequest: ClientLoginRequest, options?: Parameters<typeof customFetch>[1]): Promise<TokenResponse> => {
+export const clientLogin = async (clientLoginRequest: ClientLoginRequest, options?: Parameters<typeof customFetch>[1]): Promise<TokenPair> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
@@ -372,7 +1184,7 @@ export const clientLogin = async (clientLoginRequest: ClientLoginRequest, option
     }
     return headers;
   };
-return customFetch<TokenResponse>(getClientLoginUrl(),
+return customFetch<TokenPair>(getClientLoginUrl(),
   {
     ...options,
     method: 'POST',
@@ -420,7 +1232,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ClientLoginMutationVariables = {data: BodyType<ClientLoginRequest>}
 
     /**
- * @summary Exchanges a signed-in user's token for one that acts for the chosen client.
+ * @summary Exchanges the signed-in user's session for one that acts for the chosen client. The old session ends.
  */
 export const useClientLogin = <TError = ErrorType<ErrorMessage>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof clientLogin>>, TError,ClientLoginMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
@@ -532,3 +1344,339 @@ export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = Err
 
 
 
+export const getUpdateProfileUrl = () => {
+
+
+
+
+  return `/auth-api/session/profile`
+}
+
+/**
+ * @summary Updates the signed-in user's name, phone and two-factor method.
+ */
+export const updateProfile = async (profileUpdate: ProfileUpdate, options?: Parameters<typeof customFetch>[1]): Promise<Me> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<Me>(getUpdateProfileUrl(),
+  {
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(profileUpdate)
+  }
+);}
+
+
+
+
+
+export const getUpdateProfileMutationKey = () => ['updateProfile'] as const;
+
+export const getUpdateProfileMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext> => {
+
+const mutationKey = getUpdateProfileMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProfile>>, UpdateProfileMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateProfile(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateProfile>>>
+    export type UpdateProfileMutationBody = BodyType<ProfileUpdate>
+    export type UpdateProfileMutationError = ErrorType<ErrorMessage>
+    export type UpdateProfileMutationVariables = {data: BodyType<ProfileUpdate>}
+
+    /**
+ * @summary Updates the signed-in user's name, phone and two-factor method.
+ */
+export const useUpdateProfile = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateProfile>>,
+        TError,
+        UpdateProfileMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateProfileMutationOptions(options), queryClient);
+    }
+    export const getChangePasswordUrl = () => {
+
+
+
+
+  return `/auth-api/session/password`
+}
+
+/**
+ * @summary Changes the signed-in user's password. Their other sessions end.
+ */
+export const changePassword = async (passwordChange: PasswordChange, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<void>(getChangePasswordUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(passwordChange)
+  }
+);}
+
+
+
+
+
+export const getChangePasswordMutationKey = () => ['changePassword'] as const;
+
+export const getChangePasswordMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext> => {
+
+const mutationKey = getChangePasswordMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof changePassword>>, ChangePasswordMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  changePassword(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ChangePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changePassword>>>
+    export type ChangePasswordMutationBody = BodyType<PasswordChange>
+    export type ChangePasswordMutationError = ErrorType<ErrorMessage>
+    export type ChangePasswordMutationVariables = {data: BodyType<PasswordChange>}
+
+    /**
+ * @summary Changes the signed-in user's password. Their other sessions end.
+ */
+export const useChangePassword = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof changePassword>>,
+        TError,
+        ChangePasswordMutationVariables,
+        TContext
+      > => {
+      return useMutation(getChangePasswordMutationOptions(options), queryClient);
+    }
+    export const getStartAuthenticatorEnrolmentUrl = () => {
+
+
+
+
+  return `/auth-api/session/authenticator`
+}
+
+/**
+ * @summary Starts enrolling an authenticator app: a new secret, its otpauth address and QR code. The app is used for
+sign-in only after a code from it is confirmed.
+ */
+export const startAuthenticatorEnrolment = async ( options?: Parameters<typeof customFetch>[1]): Promise<AuthenticatorEnrolment> => {
+
+  return customFetch<AuthenticatorEnrolment>(getStartAuthenticatorEnrolmentUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getStartAuthenticatorEnrolmentMutationKey = () => ['startAuthenticatorEnrolment'] as const;
+
+export const getStartAuthenticatorEnrolmentMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startAuthenticatorEnrolment>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startAuthenticatorEnrolment>>, TError,void, TContext> => {
+
+const mutationKey = getStartAuthenticatorEnrolmentMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startAuthenticatorEnrolment>>, void> = () => {
+
+
+          return  startAuthenticatorEnrolment(requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartAuthenticatorEnrolmentMutationResult = NonNullable<Awaited<ReturnType<typeof startAuthenticatorEnrolment>>>
+
+    export type StartAuthenticatorEnrolmentMutationError = ErrorType<ErrorMessage>
+
+
+    /**
+ * @summary Starts enrolling an authenticator app: a new secret, its otpauth address and QR code. The app is used for
+sign-in only after a code from it is confirmed.
+ */
+export const useStartAuthenticatorEnrolment = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startAuthenticatorEnrolment>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startAuthenticatorEnrolment>>,
+        TError,
+        void,
+        TContext
+      > => {
+      return useMutation(getStartAuthenticatorEnrolmentMutationOptions(options), queryClient);
+    }
+    export const getConfirmAuthenticatorUrl = () => {
+
+
+
+
+  return `/auth-api/session/authenticator/confirm`
+}
+
+/**
+ * @summary Confirms enrolment with a code from the app; the app becomes the two-factor method.
+ */
+export const confirmAuthenticator = async (authenticatorConfirm: AuthenticatorConfirm, options?: Parameters<typeof customFetch>[1]): Promise<Me> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<Me>(getConfirmAuthenticatorUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(authenticatorConfirm)
+  }
+);}
+
+
+
+
+
+export const getConfirmAuthenticatorMutationKey = () => ['confirmAuthenticator'] as const;
+
+export const getConfirmAuthenticatorMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmAuthenticator>>, TError,ConfirmAuthenticatorMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof confirmAuthenticator>>, TError,ConfirmAuthenticatorMutationVariables, TContext> => {
+
+const mutationKey = getConfirmAuthenticatorMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof confirmAuthenticator>>, ConfirmAuthenticatorMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  confirmAuthenticator(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ConfirmAuthenticatorMutationResult = NonNullable<Awaited<ReturnType<typeof confirmAuthenticator>>>
+    export type ConfirmAuthenticatorMutationBody = BodyType<AuthenticatorConfirm>
+    export type ConfirmAuthenticatorMutationError = ErrorType<ErrorMessage>
+    export type ConfirmAuthenticatorMutationVariables = {data: BodyType<AuthenticatorConfirm>}
+
+    /**
+ * @summary Confirms enrolment with a code from the app; the app becomes the two-factor method.
+ */
+export const useConfirmAuthenticator = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmAuthenticator>>, TError,ConfirmAuthenticatorMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof confirmAuthenticator>>,
+        TError,
+        ConfirmAuthenticatorMutationVariables,
+        TContext
+      > => {
+      return useMutation(getConfirmAuthenticatorMutationOptions(options), queryClient);
+    }

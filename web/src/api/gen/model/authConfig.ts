@@ -7,7 +7,7 @@
  */
 
 /**
- * What the SPA needs to know before anyone signs in.
+ * What the sign-in pages need to know before anyone signs in.
  */
 export interface AuthConfig {
   /** The agency's name, shown in the footer. */
@@ -16,4 +16,6 @@ export interface AuthConfig {
   googleClientId?: string;
   /** Set in client-auth mode: the one client this deployment serves. */
   clientAuthShort?: string;
+  /** The name of the client the sign-in pages are for (client-auth mode, or `?client=`), when known. */
+  clientName?: string;
 }

@@ -14,4 +14,9 @@ export interface LoginRequest {
   username: string;
   /** @maxLength 1024 */
   password: string;
+  /**
+     * A client's short name: signs in to that client directly (client users, client-auth mode).
+     * @maxLength 64
+     */
+  client?: string;
 }

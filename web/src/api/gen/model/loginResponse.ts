@@ -8,6 +8,9 @@
 
 export interface LoginResponse {
   accessToken?: string;
+  refreshToken?: string;
   twoFactorRequired: boolean;
   email: string;
+  /** Where the code was sent when two-factor is required: email, phone or app. */
+  twoFactorMethod?: string;
 }

@@ -7,15 +7,26 @@
  */
 
 /**
- * The signed-in user and what they may see.
+ * The signed-in user, their profile and what they may see.
  */
 export interface Me {
   id: number;
+  /** universal or client. */
+  kind: string;
   email: string;
   firstName: string;
   lastName: string;
-  /** Page permissions (pageContributions …). */
+  phone: string;
+  /** none, email, phone or app. */
+  twoFactorMethod: string;
+  /** Whether an authenticator app is enrolled. */
+  authenticatorEnrolled: boolean;
+  /** Page and client permissions in the current client (empty before a client is chosen). */
   permissions: string[];
   /** Universal permissions ("view user"). */
   universalPermissions: string[];
+  clientId?: number;
+  clientName?: string;
+  /** Whether the user may switch to another client (universal users outside client-auth mode). */
+  canSwitchClient: boolean;
 }

@@ -6,6 +6,16 @@
  * OpenAPI spec version: 0.1.0
  */
 
-export interface TokenResponse {
-  accessToken: string;
+export interface ProfileUpdate {
+  /** @maxLength 100 */
+  firstName: string;
+  /** @maxLength 100 */
+  lastName: string;
+  /** @maxLength 20 */
+  phone: string;
+  /**
+     * email, phone or app.
+     * @maxLength 10
+     */
+  twoFactorMethod: string;
 }

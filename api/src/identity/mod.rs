@@ -1,0 +1,226 @@
+//! Who a user is and how they prove it: the two homes of accounts, one-time challenges, sessions with rotating
+//! refresh tokens, authenticator apps, SMS and e-mail delivery of codes, Google ID tokens, rate limits and the
+//! audit trail.
+//!
+//! Universal users live in `public`, client users in their client's schema. Both schemas hold tables of the same
+//! names (`auth_sessions`, `auth_challenges`, `audit_events`), so one piece of SQL serves both once the
+//! transaction's `search_path` points at the right schema; only the users table differs.
+
+pub mod audit;
+pub mod challenges;
+pub mod google;
+pub mod limits;
+pub mod notices;
+pub mod secrets;
+pub mod sessions;
+pub mod sms;
+pub mod totp;
+
+use sqlx::PgConnection;
+use std::ops::{Deref, DerefMut};
+use tenancy::{Client, PublicTx, Tenancy, TenancyError, TenantTx};
+
+/// Where an account lives.
+#[derive(Debug, Clone)]
+pub enum Realm {
+    Universal,
+    Client(Client),
+}
+
+/// A transaction in a realm's schema.
+pub enum HomeTx {
+    Public(PublicTx),
+    Tenant(TenantTx),
+}
+
+impl Deref for HomeTx {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        match self {
+            Self::Public(tx) => tx,
+            Self::Tenant(tx) => tx,
+        }
+    }
+}
+
+impl DerefMut for HomeTx {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        match self {
+            Self::Public(tx) => tx,
+            Self::Tenant(tx) => tx,
+        }
+    }
+}
+
+impl HomeTx {
+    pub async fn commit(self) -> Result<(), TenancyError> {
+        match self {
+            Self::Public(tx) => tx.commit().await,
+            Self::Tenant(tx) => tx.commit().await,
+        }
+    }
+}
+
+impl Realm {
+    pub async fn begin(&self, tenancy: &Tenancy) -> Result<HomeTx, TenancyError> {
+        Ok(match self {
+            Self::Universal => HomeTx::Public(tenancy.public().await?),
+            Self::Client(client) => HomeTx::Tenant(tenancy.begin(client).await?),
+        })
+    }
+
+    /// The token's `user.kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Universal => "universal",
+            Self::Client(_) => "client",
+        }
+    }
+
+    pub fn client(&self) -> Option<&Client> {
+        match self {
+            Self::Universal => None,
+            Self::Client(c) => Some(c),
+        }
+    }
+
+    /// A literal table name, never input.
+    fn users_table(&self) -> &'static str {
+        match self {
+            Self::Universal => "universal_users",
+            Self::Client(_) => "client_users",
+        }
+    }
+
+    /// Universal users are created by administrators and need no e-mail verification.
+    fn verified_expr(&self) -> &'static str {
+        match self {
+            Self::Universal => "true",
+            Self::Client(_) => "email_verified is not null",
+        }
+    }
+}
+
+/// One account, of either kind.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Account {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub phone: String,
+    pub two_factor_method: String,
+    pub totp_secret: Option<String>,
+    pub totp_pending_secret: Option<String>,
+    pub totp_last_step: i64,
+    pub enabled: bool,
+    pub email_verified: bool,
+}
+
+impl Account {
+    /// Enabled and, for client users, verified: the only accounts that may sign in.
+    pub fn may_sign_in(&self) -> bool {
+        self.enabled && self.email_verified
+    }
+}
+
+fn account_query(realm: &Realm, filter: &str) -> String {
+    format!(
+        "select id, email, password_hash, first_name, last_name, phone, two_factor_method, totp_secret,
+                totp_pending_secret, totp_last_step, enabled, {verified} as email_verified
+         from {table} where {filter}",
+        verified = realm.verified_expr(),
+        table = realm.users_table(),
+    )
+}
+
+/// The account with this (normalised) e-mail.
+pub async fn find_by_email(
+    conn: &mut PgConnection,
+    realm: &Realm,
+    email: &str,
+) -> Result<Option<Account>, sqlx::Error> {
+    sqlx::query_as::<_, Account>(sqlx::AssertSqlSafe(account_query(realm, "email = $1")))
+        .bind(email)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn find_by_id(
+    conn: &mut PgConnection,
+    realm: &Realm,
+    id: i64,
+) -> Result<Option<Account>, sqlx::Error> {
+    sqlx::query_as::<_, Account>(sqlx::AssertSqlSafe(account_query(realm, "id = $1")))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Runs `sql` against the realm's users table; `{users}` in `sql` is replaced by the table's name.
+pub fn users_sql(realm: &Realm, sql: &str) -> sqlx::AssertSqlSafe<String> {
+    sqlx::AssertSqlSafe(sql.replace("{users}", realm.users_table()))
+}
+
+/// E-mail addresses are compared lower-cased and trimmed, as the registration form sends them.
+pub fn normalise_email(raw: &str) -> String {
+    raw.trim().to_lowercase()
+}
+
+/// A plausible address: something@something.something, no spaces, at most 320 characters.
+pub fn is_valid_email(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    email.len() <= 320
+        && !local.is_empty()
+        && !domain.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// The spec's password rule: 8 or more characters with a digit, a lower-case and an upper-case letter.
+pub const PASSWORD_RULE: &str = "Should contain 8 or more characters and at least one of each of the following: number, upper case, lower case.";
+
+pub fn is_strong_password(password: &str) -> bool {
+    password.chars().count() >= 8
+        && password.len() <= 1024
+        && password.chars().any(|c| c.is_ascii_digit())
+        && password.chars().any(char::is_lowercase)
+        && password.chars().any(char::is_uppercase)
+}
+
+/// Ten digits, or empty.
+pub fn is_valid_phone(phone: &str) -> bool {
+    phone.is_empty() || (phone.len() == 10 && phone.chars().all(|c| c.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_password_rule_needs_length_digit_and_both_cases() {
+        assert!(is_strong_password("Abcdefg1"));
+        assert!(!is_strong_password("Abcdef1"));
+        assert!(!is_strong_password("abcdefg1"));
+        assert!(!is_strong_password("ABCDEFG1"));
+        assert!(!is_strong_password("Abcdefgh"));
+    }
+
+    #[test]
+    fn emails_and_phones_are_checked() {
+        assert!(is_valid_email("a.b@example.org"));
+        assert!(!is_valid_email("a b@example.org"));
+        assert!(!is_valid_email("ab@example"));
+        assert!(!is_valid_email("@example.org"));
+        assert!(is_valid_phone("2025550123"));
+        assert!(is_valid_phone(""));
+        assert!(!is_valid_phone("202-555-0123"));
+        assert!(!is_valid_phone("202555012"));
+    }
+}

@@ -1,0 +1,70 @@
+//! Text messages for phone two-factor codes, behind a small trait: an HTTP gateway for production and a log
+//! gateway for development.
+
+use std::future::Future;
+use std::pin::Pin;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SmsError {
+    #[error("sms gateway: {0}")]
+    Gateway(String),
+}
+
+pub type SmsFuture<'a> = Pin<Box<dyn Future<Output = Result<(), SmsError>> + Send + 'a>>;
+
+pub trait SmsGateway: Send + Sync {
+    /// Sends `text` to a 10-digit phone number.
+    fn send<'a>(&'a self, phone: &'a str, text: &'a str) -> SmsFuture<'a>;
+}
+
+/// Posts `{"to": "...", "message": "..."}` to a URL with `Authorization: Bearer <key>`; any 2xx is success.
+pub struct HttpGateway {
+    url: String,
+    key: String,
+    http: reqwest::Client,
+}
+
+impl HttpGateway {
+    pub fn new(url: &str, key: &str) -> Self {
+        Self {
+            url: url.to_owned(),
+            key: key.to_owned(),
+            http: reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(10))
+                .build()
+                .unwrap_or_default(),
+        }
+    }
+}
+
+impl SmsGateway for HttpGateway {
+    fn send<'a>(&'a self, phone: &'a str, text: &'a str) -> SmsFuture<'a> {
+        Box::pin(async move {
+            let answer = self
+                .http
+                .post(&self.url)
+                .bearer_auth(&self.key)
+                .json(&serde_json::json!({ "to": phone, "message": text }))
+                .send()
+                .await
+                .map_err(|e| SmsError::Gateway(e.to_string()))?;
+            if answer.status().is_success() {
+                Ok(())
+            } else {
+                Err(SmsError::Gateway(format!("answered {}", answer.status())))
+            }
+        })
+    }
+}
+
+/// Development: writes the message to the log instead of sending it.
+pub struct LogGateway;
+
+impl SmsGateway for LogGateway {
+    fn send<'a>(&'a self, phone: &'a str, text: &'a str) -> SmsFuture<'a> {
+        Box::pin(async move {
+            tracing::info!(to = phone, message = text, "sms (log gateway, not sent)");
+            Ok(())
+        })
+    }
+}

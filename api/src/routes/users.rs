@@ -1,0 +1,498 @@
+//! A client's users, roles and audit trail: Manage Users (client permission "view user") and Manage Roles
+//! ("edit role"). Universal users appear here when they may use the client; their roles are per client.
+
+use super::auth::address;
+use super::{ApiTags, Deleted};
+use crate::auth::{ClientAuth, ClientSession, ALL_CLIENT_PERMISSIONS, EDIT_ROLE, VIEW_USER};
+use crate::error::ApiError;
+use crate::identity::{audit, sessions};
+use crate::state::SharedState;
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem::Request;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Enum, Object, OpenApi};
+use std::collections::HashMap;
+
+pub struct UsersApi;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum UserKind {
+    Client,
+    Universal,
+}
+
+impl UserKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Client => "client",
+            Self::Universal => "universal",
+        }
+    }
+}
+
+/// A user of this client, as Manage Users lists them.
+#[derive(Debug, Object)]
+pub struct ManagedUser {
+    pub kind: UserKind,
+    pub id: i64,
+    pub email: String,
+    #[oai(rename = "firstName")]
+    pub first_name: String,
+    #[oai(rename = "lastName")]
+    pub last_name: String,
+    pub enabled: bool,
+    #[oai(rename = "emailVerified")]
+    pub email_verified: bool,
+    /// Agency administrators hold every permission in every client; roles do not apply to them.
+    pub administrator: bool,
+    #[oai(rename = "roleIds")]
+    pub role_ids: Vec<i64>,
+    pub created: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+pub struct ManagedUserUpdate {
+    /// Client users only: universal users are enabled in Manage Universal Users.
+    pub enabled: Option<bool>,
+    #[oai(rename = "roleIds")]
+    pub role_ids: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Object)]
+pub struct Role {
+    pub id: i64,
+    pub name: String,
+    pub permissions: Vec<String>,
+    #[oai(rename = "userCount")]
+    pub user_count: i64,
+    pub created: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+pub struct RoleInput {
+    #[oai(validator(max_length = 100))]
+    pub name: String,
+    pub permissions: Vec<String>,
+}
+
+#[derive(Debug, Object)]
+pub struct PermissionOption {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Object)]
+pub struct AuditEvent {
+    pub id: i64,
+    pub at: DateTime<Utc>,
+    #[oai(rename = "actorKind")]
+    pub actor_kind: String,
+    #[oai(rename = "actorEmail")]
+    pub actor_email: String,
+    pub action: String,
+    /// JSON text describing the change.
+    pub detail: String,
+    pub address: String,
+}
+
+fn actor(session: &ClientSession, address: String) -> audit::Actor {
+    audit::Actor {
+        kind: if session.claims.user.kind == "client" {
+            "client"
+        } else {
+            "universal"
+        },
+        id: Some(session.user_id()),
+        email: session.claims.user.email.clone(),
+        address,
+    }
+}
+
+/// Role names are trimmed and non-empty; permissions must be known ones, kept in the screens' order.
+fn checked_role(input: RoleInput) -> Result<(String, Vec<String>), ApiError> {
+    let name = input.name.trim().to_owned();
+    if name.is_empty() {
+        return Err(ApiError::BadRequest("A role needs a name".to_owned()));
+    }
+    if let Some(unknown) = input
+        .permissions
+        .iter()
+        .find(|p| !ALL_CLIENT_PERMISSIONS.contains(&p.as_str()))
+    {
+        return Err(ApiError::BadRequest(format!("Unknown permission: {unknown}")));
+    }
+    let permissions = ALL_CLIENT_PERMISSIONS
+        .iter()
+        .filter(|p| input.permissions.iter().any(|q| q == *p))
+        .map(|p| p.to_string())
+        .collect();
+    Ok((name, permissions))
+}
+
+fn role_conflict(e: sqlx::Error) -> ApiError {
+    match &e {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            ApiError::Conflict("A role with this name already exists".to_owned())
+        }
+        _ => ApiError::from(e),
+    }
+}
+
+const ROLE_COLUMNS: &str = "r.id, r.name, r.permissions, r.created,
+    (select count(*) from user_roles ur where ur.role_id = r.id) as user_count";
+
+#[derive(sqlx::FromRow)]
+struct RoleRow {
+    id: i64,
+    name: String,
+    permissions: Vec<String>,
+    created: DateTime<Utc>,
+    user_count: i64,
+}
+
+impl From<RoleRow> for Role {
+    fn from(r: RoleRow) -> Self {
+        Self {
+            id: r.id,
+            name: r.name,
+            permissions: r.permissions,
+            user_count: r.user_count,
+            created: r.created,
+        }
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Users")]
+impl UsersApi {
+    /// The client's own users and the universal users who may use this client, with their roles here.
+    #[oai(path = "/api/users", method = "get", operation_id = "listUsers")]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<ManagedUser>>, ApiError> {
+        let session = auth.0;
+        session.require(VIEW_USER)?;
+        let mut pub_tx = state.tenancy.public().await?;
+        let universal: Vec<(i64, String, String, String, bool, bool, DateTime<Utc>)> = sqlx::query_as(
+            "select id, email, first_name, last_name, enabled, all_clients, created from universal_users u
+             where u.all_clients or exists (
+                 select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $1)
+             order by email",
+        )
+        .bind(session.client.id)
+        .fetch_all(&mut *pub_tx)
+        .await?;
+        pub_tx.commit().await?;
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let client_users: Vec<(i64, String, String, String, bool, bool, DateTime<Utc>)> = sqlx::query_as(
+            "select id, email, first_name, last_name, enabled, email_verified is not null, created
+             from client_users order by email",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let held: Vec<(String, i64, i64)> =
+            sqlx::query_as("select user_kind, user_id, role_id from user_roles order by role_id")
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        let mut roles: HashMap<(String, i64), Vec<i64>> = HashMap::new();
+        for (kind, user, role) in held {
+            roles.entry((kind, user)).or_default().push(role);
+        }
+        let mut users: Vec<ManagedUser> = client_users
+            .into_iter()
+            .map(|(id, email, first_name, last_name, enabled, verified, created)| ManagedUser {
+                kind: UserKind::Client,
+                id,
+                email,
+                first_name,
+                last_name,
+                enabled,
+                email_verified: verified,
+                administrator: false,
+                role_ids: roles.remove(&("client".to_owned(), id)).unwrap_or_default(),
+                created,
+            })
+            .collect();
+        users.extend(universal.into_iter().map(
+            |(id, email, first_name, last_name, enabled, admin, created)| ManagedUser {
+                kind: UserKind::Universal,
+                id,
+                email,
+                first_name,
+                last_name,
+                enabled,
+                email_verified: true,
+                administrator: admin,
+                role_ids: roles.remove(&("universal".to_owned(), id)).unwrap_or_default(),
+                created,
+            },
+        ));
+        Ok(Json(users))
+    }
+
+    /// Enables or disables a client user and sets the roles a user holds in this client.
+    #[oai(path = "/api/users/:kind/:id", method = "patch", operation_id = "updateUser")]
+    async fn update(
+        &self,
+        state: Data<&SharedState>,
+        req: &Request,
+        auth: ClientAuth,
+        kind: Path<UserKind>,
+        id: Path<i64>,
+        body: Json<ManagedUserUpdate>,
+    ) -> Result<Json<Vec<ManagedUser>>, ApiError> {
+        let session = auth.0;
+        session.require(VIEW_USER)?;
+        let (kind, id, body) = (kind.0, id.0, body.0);
+        let not_found = || ApiError::NotFound("User not found".to_owned());
+        if body.role_ids.is_some() {
+            session.require(EDIT_ROLE)?;
+        }
+        let is_self = session.claims.user.kind == kind.as_str() && session.user_id() == id;
+        if kind == UserKind::Universal {
+            if body.enabled.is_some() {
+                return Err(ApiError::BadRequest(
+                    "Universal users are enabled or disabled in Manage Universal Users".to_owned(),
+                ));
+            }
+            if !super::auth::may_use_client(&state, id, session.client.id).await? {
+                return Err(not_found());
+            }
+        }
+        if is_self && body.enabled == Some(false) {
+            return Err(ApiError::BadRequest("You cannot disable your own account".to_owned()));
+        }
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let actor = actor(&session, address(req));
+        if kind == UserKind::Client {
+            let exists: bool = sqlx::query_scalar("select exists (select 1 from client_users where id = $1)")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+            if !exists {
+                return Err(not_found());
+            }
+        }
+        if let Some(enabled) = body.enabled {
+            sqlx::query("update client_users set enabled = $2 where id = $1")
+                .bind(id)
+                .bind(enabled)
+                .execute(&mut *tx)
+                .await?;
+            if !enabled {
+                sessions::revoke_all(&mut tx, id, None).await?;
+            }
+            let action = if enabled { "user enabled" } else { "user disabled" };
+            audit::record(&mut tx, &actor, action, serde_json::json!({ "kind": kind.as_str(), "userId": id }))
+                .await?;
+        }
+        if let Some(role_ids) = body.role_ids {
+            let known: i64 = sqlx::query_scalar("select count(*) from roles where id = any($1)")
+                .bind(&role_ids)
+                .fetch_one(&mut *tx)
+                .await?;
+            let mut distinct = role_ids.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if known != distinct.len() as i64 {
+                return Err(ApiError::BadRequest("Unknown role".to_owned()));
+            }
+            sqlx::query("delete from user_roles where user_kind = $1 and user_id = $2")
+                .bind(kind.as_str())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "insert into user_roles (user_kind, user_id, role_id) select $1, $2, unnest($3::bigint[])",
+            )
+            .bind(kind.as_str())
+            .bind(id)
+            .bind(&distinct)
+            .execute(&mut *tx)
+            .await?;
+            audit::record(
+                &mut tx,
+                &actor,
+                "roles assigned",
+                serde_json::json!({ "kind": kind.as_str(), "userId": id, "roleIds": distinct }),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        self.list(state, ClientAuth(session)).await
+    }
+
+    /// The client's roles.
+    #[oai(path = "/api/roles", method = "get", operation_id = "listRoles")]
+    async fn roles(&self, state: Data<&SharedState>, auth: ClientAuth) -> Result<Json<Vec<Role>>, ApiError> {
+        let session = auth.0;
+        if session.require(VIEW_USER).is_err() {
+            session.require(EDIT_ROLE)?;
+        }
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let rows: Vec<RoleRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "select {ROLE_COLUMNS} from roles r order by r.name"
+        )))
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(rows.into_iter().map(Role::from).collect()))
+    }
+
+    /// Every permission a role may hold.
+    #[oai(path = "/api/roles/permission-names", method = "get", operation_id = "listPermissionNames")]
+    async fn permission_names(&self, _auth: ClientAuth) -> Json<Vec<PermissionOption>> {
+        Json(
+            ALL_CLIENT_PERMISSIONS
+                .iter()
+                .map(|p| PermissionOption {
+                    id: p.to_string(),
+                    label: p.to_string(),
+                })
+                .collect(),
+        )
+    }
+
+    #[oai(path = "/api/roles", method = "post", operation_id = "createRole")]
+    async fn create_role(
+        &self,
+        state: Data<&SharedState>,
+        req: &Request,
+        auth: ClientAuth,
+        body: Json<RoleInput>,
+    ) -> Result<Json<Role>, ApiError> {
+        let session = auth.0;
+        session.require(EDIT_ROLE)?;
+        let (name, permissions) = checked_role(body.0)?;
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let id: i64 = sqlx::query_scalar("insert into roles (name, permissions) values ($1, $2) returning id")
+            .bind(&name)
+            .bind(&permissions)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(role_conflict)?;
+        audit::record(
+            &mut tx,
+            &actor(&session, address(req)),
+            "role created",
+            serde_json::json!({ "roleId": id, "name": name, "permissions": permissions }),
+        )
+        .await?;
+        let row: RoleRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "select {ROLE_COLUMNS} from roles r where r.id = $1"
+        )))
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(row.into()))
+    }
+
+    #[oai(path = "/api/roles/:id", method = "patch", operation_id = "updateRole")]
+    async fn update_role(
+        &self,
+        state: Data<&SharedState>,
+        req: &Request,
+        auth: ClientAuth,
+        id: Path<i64>,
+        body: Json<RoleInput>,
+    ) -> Result<Json<Role>, ApiError> {
+        let session = auth.0;
+        session.require(EDIT_ROLE)?;
+        let (name, permissions) = checked_role(body.0)?;
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let updated = sqlx::query("update roles set name = $2, permissions = $3 where id = $1")
+            .bind(id.0)
+            .bind(&name)
+            .bind(&permissions)
+            .execute(&mut *tx)
+            .await
+            .map_err(role_conflict)?;
+        if updated.rows_affected() == 0 {
+            return Err(ApiError::NotFound("Role not found".to_owned()));
+        }
+        audit::record(
+            &mut tx,
+            &actor(&session, address(req)),
+            "role updated",
+            serde_json::json!({ "roleId": id.0, "name": name, "permissions": permissions }),
+        )
+        .await?;
+        let row: RoleRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "select {ROLE_COLUMNS} from roles r where r.id = $1"
+        )))
+        .bind(id.0)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(row.into()))
+    }
+
+    #[oai(path = "/api/roles/:id", method = "delete", operation_id = "deleteRole")]
+    async fn delete_role(
+        &self,
+        state: Data<&SharedState>,
+        req: &Request,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        let session = auth.0;
+        session.require(EDIT_ROLE)?;
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let name: Option<String> = sqlx::query_scalar("delete from roles where id = $1 returning name")
+            .bind(id.0)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(name) = name else {
+            return Err(ApiError::NotFound("Role not found".to_owned()));
+        };
+        audit::record(
+            &mut tx,
+            &actor(&session, address(req)),
+            "role deleted",
+            serde_json::json!({ "roleId": id.0, "name": name }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// Recent sign-ins to this client and changes to its users and roles, newest first.
+    #[oai(path = "/api/audit-events", method = "get", operation_id = "listAuditEvents")]
+    async fn audit_events(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        limit: Query<Option<i64>>,
+    ) -> Result<Json<Vec<AuditEvent>>, ApiError> {
+        let session = auth.0;
+        session.require(VIEW_USER)?;
+        let mut tx = state.tenancy.begin(&session.client).await?;
+        let rows: Vec<(i64, DateTime<Utc>, String, String, String, serde_json::Value, String)> = sqlx::query_as(
+            "select id, at, actor_kind, actor_email, action, detail, address from audit_events
+             order by at desc, id desc limit $1",
+        )
+        .bind(limit.0.unwrap_or(100).clamp(1, 1000))
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, at, actor_kind, actor_email, action, detail, address)| AuditEvent {
+                    id,
+                    at,
+                    actor_kind,
+                    actor_email,
+                    action,
+                    detail: detail.to_string(),
+                    address,
+                })
+                .collect(),
+        ))
+    }
+}
