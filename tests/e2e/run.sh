@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real api, worker and local SMTP sink on a fresh database and a free port, creates two clients and a user,
-# runs the Playwright specs in Debian's Chromium, and stops everything.
+# runs the Playwright specs in Debian's Chromium, and stops everything. Arguments go to `playwright test` (a spec
+# file, --grep …). One run at a time: it recreates the compass_e2e database.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -32,6 +33,10 @@ export WEB_DIST="$ROOT/web/dist"
 export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
 export PROVIDER_NAME="Compass Test Agency"
+# Many sign-ins come from one address during the suite; the limits themselves are covered by the api tests.
+export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000
+# Phone codes go to the log gateway, which writes them to the api log the specs read.
+export E2E_API_LOG="$DATA/e2e/api.log" RUST_LOG="${RUST_LOG:-info}"
 API="$ROOT/target/debug/api"
 
 "$API" migrate >/dev/null
@@ -58,4 +63,4 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 E2E_BASE_URL="http://127.0.0.1:$PORT" E2E_EMAIL=e2e@compass.test E2E_PASSWORD=E2e-passw0rd \
-  npx playwright test
+  npx playwright test "$@"
