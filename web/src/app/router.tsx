@@ -1,5 +1,7 @@
-import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { PageSpinner } from '@/components/page-spinner';
+import { RequirePermission } from '@/components/require-permission';
+import { EDIT_ROLE, VIEW_USER, type PermissionScope } from '@/lib/permissions';
 import { getClientId, getToken, storeRedirect } from '@/lib/session';
 import type { PageHandle } from './route-handle';
 import { RouteError } from './routes/route-error';
@@ -23,6 +25,19 @@ const notBuilt = () => import('./routes/not-built');
 /** A page of an area that is not built yet. */
 const placeholder = (path: string, handle: PageHandle): RouteObject => ({ path, handle, lazy: notBuilt });
 
+/**
+ * Pages behind a permission render only for a user holding it (a hidden menu item is not access control; the server
+ * refuses the calls too). A pathless layout route around `children`.
+ */
+const guarded = (permission: string, scope: PermissionScope, children: RouteObject[]): RouteObject => ({
+  element: (
+    <RequirePermission permission={permission} scope={scope}>
+      <Outlet />
+    </RequirePermission>
+  ),
+  children,
+});
+
 const crm = (section: { label: string; to: string }, page?: string): PageHandle['crumbs'] => [
   { label: 'CRM' },
   { label: section.label, to: section.to },
@@ -42,31 +57,42 @@ const productRoutes: RouteObject[] = [
   placeholder('experiments', { title: 'Experiments' }),
   placeholder('revenue', { title: 'Contribution Source Codes', notice: 'Contribution source codes are not available yet.' }),
   placeholder('revenue/contributions', { title: 'Contributions', notice: 'Contributions are not available yet.' }),
-  { path: 'contacts', handle: { title: 'Contact Search' }, lazy: () => import('./routes/contacts/search') },
-  {
-    path: 'contacts/import',
-    handle: { title: 'Import contacts' },
-    lazy: () => import('./routes/contacts/import'),
-  },
-  { path: 'contacts/:id', handle: { title: 'Contact' }, lazy: () => import('./routes/contacts/detail') },
+  guarded('pageContacts', 'page', [
+    { path: 'contacts', handle: { title: 'Contact Search' }, lazy: () => import('./routes/contacts/search') },
+    {
+      path: 'contacts/import',
+      handle: { title: 'Import contacts' },
+      lazy: () => import('./routes/contacts/import'),
+    },
+    { path: 'contacts/:id', handle: { title: 'Contact' }, lazy: () => import('./routes/contacts/detail') },
+  ]),
   placeholder('segments', { title: 'Segments', notice: 'Segments are not available yet.' }),
-  {
-    path: 'segments/origin-codes',
-    handle: { title: 'Contact Origin Codes' },
-    lazy: () => import('./routes/segments/origin-codes'),
-  },
+  guarded('pageContactOriginCodes', 'page', [
+    {
+      path: 'segments/origin-codes',
+      handle: { title: 'Contact Origin Codes' },
+      lazy: () => import('./routes/segments/origin-codes'),
+    },
+  ]),
   placeholder('segments/detail', { title: 'Segment', notice: 'Segment details are not available yet.' }),
   { path: 'jobs', lazy: () => import('./routes/jobs') },
   placeholder('projections', { title: 'Projections', notice: 'Projections are not available yet.' }),
   placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
-  placeholder('users', { title: 'Users', notice: 'User management is not available yet.' }),
-  placeholder('users/profile', { title: 'Profile', notice: 'The profile page is not available yet.' }),
-  placeholder('users/manage', { title: 'Manage Users', notice: 'Managing users is not available yet.' }),
-  placeholder('users/universal', {
-    title: 'Manage Universal Users',
-    notice: 'Managing universal users is not available yet.',
-  }),
-  placeholder('users/roles', { title: 'Manage Roles', notice: 'Managing roles is not available yet.' }),
+  { path: 'users', loader: () => redirect('/users/profile'), element: null },
+  { path: 'users/profile', handle: { title: 'Profile' }, lazy: () => import('./routes/users/profile') },
+  guarded(VIEW_USER, 'universal', [
+    {
+      path: 'users/universal',
+      handle: { title: 'Manage Universal Users' },
+      lazy: () => import('./routes/users/universal'),
+    },
+  ]),
+  guarded(VIEW_USER, 'client', [
+    { path: 'users/manage', handle: { title: 'Manage Users' }, lazy: () => import('./routes/users/manage') },
+  ]),
+  guarded(EDIT_ROLE, 'client', [
+    { path: 'users/roles', handle: { title: 'Manage Roles' }, lazy: () => import('./routes/users/roles') },
+  ]),
   placeholder('media', { title: 'Media' }),
   placeholder('email-analytics', { title: 'Email Analytics' }),
   { path: 'system', lazy: () => import('./routes/system') },

@@ -3,14 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/utils';
 import { MainLayout } from './main-layout';
-import { MAIN_NAV, filterNav, settingsLinks, type PermissionSets } from './nav-items';
+import { MAIN_NAV, accountOptions, filterNav, settingsLinks, type MenuUser, type PermissionSets } from './nav-items';
 
 const noPerms: PermissionSets = { permissions: [], universalPermissions: [] };
 
-function renderLayout(perms = noPerms) {
+function renderLayout(perms: MenuUser = noPerms, clientAuth = false) {
   return renderWithProviders(
     <MainLayout
       perms={perms}
+      clientAuth={clientAuth}
       clientName="Acme for Congress"
       providerName="Example Agency"
       onSwitchClient={vi.fn()}
@@ -58,6 +59,30 @@ describe('settingsLinks', () => {
   });
 });
 
+describe('accountOptions', () => {
+  const universal: MenuUser = { ...noPerms, kind: 'universal', canSwitchClient: true };
+
+  it('offers Support Ticket outside a client-authenticated session, and Switch Client per canSwitchClient', () => {
+    expect(accountOptions(universal, false)).toEqual({ supportTicket: true, switchClient: true });
+    expect(accountOptions({ ...universal, canSwitchClient: false }, false)).toEqual({
+      supportTicket: true,
+      switchClient: false,
+    });
+  });
+
+  it('a client user or the client-auth mode gets neither', () => {
+    expect(accountOptions({ ...noPerms, kind: 'client', canSwitchClient: false }, false)).toEqual({
+      supportTicket: false,
+      switchClient: false,
+    });
+    expect(accountOptions(universal, true)).toEqual({ supportTicket: false, switchClient: false });
+  });
+
+  it('shows neither while the user is loading', () => {
+    expect(accountOptions(undefined, false)).toEqual({ supportTicket: false, switchClient: false });
+  });
+});
+
 describe('MainLayout', () => {
   it('shows the client name, the provider and the page', () => {
     renderLayout();
@@ -92,7 +117,7 @@ describe('MainLayout', () => {
   });
 
   it('has the CRM submenu under Email and the Account menu', async () => {
-    renderLayout();
+    renderLayout({ ...noPerms, kind: 'universal', canSwitchClient: true });
     const header = screen.getByRole('navigation', { name: 'Main' });
     await userEvent.click(within(header).getByRole('button', { name: 'Email' }));
     const crm = within(header).getByRole('group', { name: 'CRM' });
@@ -102,7 +127,24 @@ describe('MainLayout', () => {
     expect(within(header).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/users/profile');
     expect(within(header).getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/jobs');
     expect(screen.getByRole('button', { name: 'Switch Client' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Support Ticket' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/auth/logout');
+  });
+
+  it('a client user gets no Support Ticket and no Switch Client', async () => {
+    renderLayout({ ...noPerms, kind: 'client', canSwitchClient: false });
+    await userEvent.click(screen.getByRole('button', { name: 'Account' }));
+    expect(screen.getByRole('link', { name: 'Profile' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Support Ticket' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Switch Client' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  it('the client-auth mode hides Support Ticket and Switch Client for a universal user too', async () => {
+    renderLayout({ ...noPerms, kind: 'universal', canSwitchClient: true }, true);
+    await userEvent.click(screen.getByRole('button', { name: 'Account' }));
+    expect(screen.queryByRole('link', { name: 'Support Ticket' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Switch Client' })).not.toBeInTheDocument();
   });
 
   it('toggles the sidenav', async () => {

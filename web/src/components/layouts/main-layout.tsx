@@ -8,12 +8,13 @@ import { SUPPORT_URL } from '@/lib/config';
 import { setTheme, useTheme } from '@/lib/theme';
 import {
   MAIN_NAV,
+  accountOptions,
   filterNav,
   settingsLinks,
+  type MenuUser,
   type NavActionItem,
   type NavMenuEntry,
   type NavTopItem,
-  type PermissionSets,
 } from './nav-items';
 
 /** The sidenav is open by default on windows at least this wide. */
@@ -22,12 +23,15 @@ export const SIDENAV_BREAKPOINT_PX = 1000;
 export const sidenavOpenByDefault = (): boolean => window.innerWidth >= SIDENAV_BREAKPOINT_PX;
 
 export interface MainLayoutProps {
-  /** The signed-in user's permission sets; undefined while loading (only unrestricted items show). */
-  perms?: PermissionSets;
+  /**
+   * The signed-in user (getMe): permission sets, kind and canSwitchClient; undefined while loading (only
+   * unrestricted items show).
+   */
+  perms?: MenuUser;
   userName?: string;
   clientName?: string;
   providerName?: string;
-  /** A client-authenticated deployment: no Support Ticket and no Switch Client. */
+  /** The client-auth build mode: no Support Ticket and no Switch Client. */
   clientAuth?: boolean;
   onSwitchClient: () => void;
   onNavAction: (action: NavActionItem['action']) => void;
@@ -112,6 +116,7 @@ export function MainLayout({
   const theme = useTheme();
   const nav = filterNav(MAIN_NAV, perms);
   const settings = settingsLinks(perms);
+  const account = accountOptions(perms, clientAuth);
 
   return (
     <div className="app-container">
@@ -168,12 +173,12 @@ export function MainLayout({
               <NavDropdown.Item as={Link} to="/jobs">
                 Jobs
               </NavDropdown.Item>
-              {!clientAuth && (
+              {account.supportTicket && (
                 <NavDropdown.Item href={SUPPORT_URL} target="_blank" rel="noreferrer">
                   Support Ticket
                 </NavDropdown.Item>
               )}
-              {!clientAuth && (
+              {account.switchClient && (
                 <NavDropdown.Item as="button" onClick={onSwitchClient}>
                   Switch Client
                 </NavDropdown.Item>

@@ -1,4 +1,7 @@
 /** The header's menus (spec section 2, "Header, menus and shell") and their permission filter. */
+import { EDIT_ROLE, VIEW_USER, hasPermission, type PermissionSets } from '@/lib/permissions';
+
+export type { PermissionSets } from '@/lib/permissions';
 
 export interface NavLinkItem {
   kind: 'link';
@@ -91,31 +94,31 @@ export const MAIN_NAV: NavTopItem[] = [
   { kind: 'link', label: 'Reports', to: '/reports', permission: 'pageReports' },
 ];
 
-export interface PermissionSets {
-  /** Client permissions. */
-  permissions: readonly string[];
-  /** Universal-user permissions. */
-  universalPermissions: readonly string[];
+/** What the menus need to know about the signed-in user (getMe's answer fits). */
+export interface MenuUser extends PermissionSets {
+  /** universal or client: a client user's session is client-authenticated (no Support Ticket). */
+  kind?: string;
+  /** Whether Switch Client is offered. */
+  canSwitchClient?: boolean;
 }
 
-const allowed = (permission: string | undefined, granted: ReadonlySet<string>): boolean =>
-  permission === undefined || granted.has(permission);
+const allowed = (permission: string | undefined, perms: PermissionSets | undefined): boolean =>
+  permission === undefined || hasPermission(perms, permission, 'page');
 
 /** Keeps the items the user may open; page permissions are checked against both permission sets. */
 export function filterNav(items: readonly NavTopItem[], perms: PermissionSets | undefined): NavTopItem[] {
-  const granted = new Set([...(perms?.permissions ?? []), ...(perms?.universalPermissions ?? [])]);
   const result: NavTopItem[] = [];
   for (const item of items) {
     if (item.kind === 'link') {
-      if (allowed(item.permission, granted)) result.push(item);
+      if (allowed(item.permission, perms)) result.push(item);
       continue;
     }
     const entries: NavMenuEntry[] = [];
     for (const entry of item.items) {
       if (entry.kind === 'section') {
-        const links = entry.items.filter((l) => allowed(l.permission, granted));
+        const links = entry.items.filter((l) => allowed(l.permission, perms));
         if (links.length > 0) entries.push({ ...entry, items: links });
-      } else if (allowed(entry.permission, granted)) {
+      } else if (allowed(entry.permission, perms)) {
         entries.push(entry);
       }
     }
@@ -132,10 +135,27 @@ export interface SettingsLink {
 /** The Settings menu: universal "view user", client "view user" and client "edit role". */
 export function settingsLinks(perms: PermissionSets | undefined): SettingsLink[] {
   const links: SettingsLink[] = [];
-  if (perms?.universalPermissions.includes('view user')) {
+  if (hasPermission(perms, VIEW_USER, 'universal')) {
     links.push({ label: 'Manage Universal Users', to: '/users/universal' });
   }
-  if (perms?.permissions.includes('view user')) links.push({ label: 'Manage Users', to: '/users/manage' });
-  if (perms?.permissions.includes('edit role')) links.push({ label: 'Manage Roles', to: '/users/roles' });
+  if (hasPermission(perms, VIEW_USER, 'client')) links.push({ label: 'Manage Users', to: '/users/manage' });
+  if (hasPermission(perms, EDIT_ROLE, 'client')) links.push({ label: 'Manage Roles', to: '/users/roles' });
   return links;
+}
+
+export interface AccountOptions {
+  supportTicket: boolean;
+  switchClient: boolean;
+}
+
+/**
+ * The Account menu's conditional items: Support Ticket only outside a client-authenticated session (a client user,
+ * or the client-auth build mode); Switch Client when the user may switch (getMe's canSwitchClient).
+ */
+export function accountOptions(user: MenuUser | undefined, clientAuth: boolean): AccountOptions {
+  const clientSession = clientAuth || user?.kind === 'client';
+  return {
+    supportTicket: user !== undefined && !clientSession,
+    switchClient: user?.canSwitchClient === true && !clientAuth,
+  };
 }

@@ -1,0 +1,5 @@
+import { ProfilePage } from '@/features/users/components/profile-page';
+
+export function Component() {
+  return <ProfilePage />;
+}

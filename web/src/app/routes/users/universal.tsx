@@ -1,0 +1,5 @@
+import { UniversalUsersPage } from '@/features/users/components/universal-users-page';
+
+export function Component() {
+  return <UniversalUsersPage />;
+}

@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useChangePassword } from '@/api/gen';
+import { notifySuccess } from '@/lib/notifications';
+import { PASSWORD_RULE_MESSAGE, confirmPasswordError, newPasswordError } from '@/lib/validation';
+
+/** Current password, new password (the strength rule) and its confirmation. */
+export function ChangePasswordForm() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const change = useChangePassword({
+    mutation: {
+      meta: { silent: true },
+      onSuccess: () => {
+        setCurrent('');
+        setNext('');
+        setConfirm('');
+        notifySuccess('Password changed');
+      },
+    },
+  });
+
+  // Rules show once the user has typed into the field.
+  const nextProblem = next === '' ? null : newPasswordError(next);
+  const confirmProblem = confirm === '' ? null : confirmPasswordError(next, confirm);
+  const valid =
+    current !== '' && newPasswordError(next) === null && confirmPasswordError(next, confirm) === null;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!valid || change.isPending) return;
+    change.mutate({ data: { currentPassword: current, newPassword: next } });
+  };
+
+  return (
+    <Form onSubmit={onSubmit} noValidate aria-label="Change password">
+      <Form.Group className="mb-3" controlId="password-current">
+        <Form.Label>Current password</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          maxLength={1024}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="password-new">
+        <Form.Label>New password</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          maxLength={1024}
+          onChange={(e) => setNext(e.target.value)}
+          isInvalid={nextProblem !== null}
+          aria-describedby="password-new-rule"
+        />
+        {nextProblem ? (
+          <Form.Control.Feedback type="invalid" id="password-new-rule">
+            {nextProblem}
+          </Form.Control.Feedback>
+        ) : (
+          <Form.Text id="password-new-rule">{PASSWORD_RULE_MESSAGE}</Form.Text>
+        )}
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="password-confirm">
+        <Form.Label>Confirm new password</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          maxLength={1024}
+          onChange={(e) => setConfirm(e.target.value)}
+          isInvalid={confirmProblem !== null}
+        />
+        <Form.Control.Feedback type="invalid">{confirmProblem}</Form.Control.Feedback>
+      </Form.Group>
+      {change.isError && <Alert variant="danger">{change.error.message}</Alert>}
+      <Button type="submit" disabled={!valid || change.isPending}>
+        Change password
+      </Button>
+    </Form>
+  );
+}
