@@ -1,4 +1,14 @@
-import { clearSession, getClientId, getClientShort, getToken, storeRedirect } from './session';
+import type { TokenPair } from '@/api/gen/model';
+import {
+  clearSession,
+  getClientId,
+  getClientShort,
+  getRefreshToken,
+  getToken,
+  loginPathFor,
+  setTokens,
+  storeRedirect,
+} from './session';
 
 /** An HTTP error from the server: `message` is the JSON body's message, or else the status text. */
 export class ApiError extends Error {
@@ -20,11 +30,12 @@ export type BodyType<B> = B;
 const isPublicAuthUrl = (url: string): boolean => url.startsWith('/auth-api/auth');
 
 function defaultUnauthorizedHandler(): void {
+  const loginPath = loginPathFor(getToken());
   clearSession();
   const { pathname, search, hash } = window.location;
   if (pathname.startsWith('/auth')) return;
   storeRedirect(pathname + search + hash);
-  window.location.assign('/auth/login');
+  window.location.assign(loginPath);
 }
 
 let onUnauthorized: () => void = defaultUnauthorizedHandler;
@@ -49,31 +60,89 @@ async function errorMessage(res: Response): Promise<string> {
   return res.statusText || `HTTP ${res.status}`;
 }
 
+export const REFRESH_URL = '/auth-api/auth/refresh';
+
+let refreshing: Promise<boolean> | null = null;
+
+async function exchangeRefreshToken(refreshToken: string): Promise<boolean> {
+  try {
+    const res = await fetch(REFRESH_URL, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refreshToken }),
+    });
+    if (!res.ok) return false;
+    const pair = (await res.json()) as Partial<TokenPair>;
+    if (!pair.accessToken || !pair.refreshToken) return false;
+    // A logout while the call ran wins: don't bring the session back.
+    if (getRefreshToken() !== refreshToken) return false;
+    setTokens(pair.accessToken, pair.refreshToken);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Exchanges the stored refresh token for a new pair. Single-flight: concurrent callers share one call (the server
+ * rotates refresh tokens, so a second call with the same one would fail). Resolves false when there is no refresh
+ * token or the server refuses it.
+ */
+export function refreshSession(): Promise<boolean> {
+  if (!refreshing) {
+    const refreshToken = getRefreshToken();
+    if (!refreshToken) return Promise.resolve(false);
+    refreshing = exchangeRefreshToken(refreshToken).finally(() => {
+      refreshing = null;
+    });
+  }
+  return refreshing;
+}
+
+function sessionHeaders(init: RequestInit | undefined, token: string | null): Headers {
+  const headers = new Headers(init?.headers);
+  const clientShort = getClientShort();
+  const clientId = getClientId();
+  // A header the caller passed explicitly (e.g. the public form viewer's client-short) always wins.
+  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  if (clientShort && !headers.has('client-short')) headers.set('client-short', clientShort);
+  if (clientId && !headers.has('client-id')) headers.set('client-id', clientId);
+  return headers;
+}
+
 /**
  * The fetch mutator used by every generated API call. Adds the Bearer token and the client-short and client-id
- * headers (except for /auth-api/auth…) unless the caller already set them, sends string bodies as JSON, throws ApiError on non-2xx responses and
- * returns the parsed body.
+ * headers (except for /auth-api/auth…) unless the caller already set them, sends string bodies as JSON, throws
+ * ApiError on non-2xx responses and returns the parsed body.
+ *
+ * A 401 from a session call (anything but /auth-api/auth…) first refreshes the tokens once (shared by concurrent
+ * calls) and retries the request with the new access token; when that is impossible the session ends (the
+ * unauthorized handler: clear it and go to login).
  */
 export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T> => {
-  const headers = new Headers(init?.headers);
-  if (!isPublicAuthUrl(url)) {
-    const token = getToken();
-    const clientShort = getClientShort();
-    const clientId = getClientId();
-    // A header the caller passed explicitly (e.g. the public form viewer's client-short) always wins.
-    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-    if (clientShort && !headers.has('client-short')) headers.set('client-short', clientShort);
-    if (clientId && !headers.has('client-id')) headers.set('client-id', clientId);
-  }
-  if (typeof init?.body === 'string' && !headers.has('Content-Type')) {
-    headers.set('Content-Type', 'application/json');
-  }
+  const isPublic = isPublicAuthUrl(url);
+  const explicitAuthorization = new Headers(init?.headers).has('Authorization');
+  const send = (token: string | null) => {
+    const headers = isPublic ? new Headers(init?.headers) : sessionHeaders(init, token);
+    if (typeof init?.body === 'string' && !headers.has('Content-Type')) {
+      headers.set('Content-Type', 'application/json');
+    }
+    return fetch(url, { ...init, headers });
+  };
 
-  const res = await fetch(url, { ...init, headers });
+  const sentToken = isPublic ? null : getToken();
+  let res = await send(sentToken);
+
+  if (res.status === 401 && !isPublic && !explicitAuthorization && sentToken) {
+    // Another call may have refreshed the tokens while this one was on its way: then just retry.
+    const current = getToken();
+    const renewed = current !== null && current !== sentToken ? true : await refreshSession();
+    if (renewed) res = await send(getToken());
+  }
 
   if (!res.ok) {
     const message = await errorMessage(res);
-    if (res.status === 401 && url.startsWith('/api')) onUnauthorized();
+    if (res.status === 401 && !isPublic) onUnauthorized();
     throw new ApiError(res.status, message);
   }
 

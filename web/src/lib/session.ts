@@ -1,11 +1,20 @@
-/** Session data kept in localStorage: the JWT, the chosen client and the address to return to. */
+/** Session data kept in localStorage: the JWT, the refresh token, the chosen client and the address to return to. */
 export const TOKEN_KEY = 'token';
+export const REFRESH_TOKEN_KEY = 'refreshToken';
 export const CLIENT_ID_KEY = 'clientId';
 export const CLIENT_SHORT_KEY = 'clientShort';
 export const REDIRECT_KEY = 'redirect';
 
+/** The token's user claim: the server sends an object; older tokens carried a bare id. */
+export interface TokenUser {
+  id?: number;
+  email?: string;
+  /** "universal" or "client". */
+  kind?: string;
+}
+
 export interface TokenPayload {
-  user?: number | string;
+  user?: number | string | TokenUser;
   scope?: string[] | string;
   clientId?: number | string | null;
   clientShort?: string | null;
@@ -16,23 +25,45 @@ export interface TokenPayload {
 export const getToken = (): string | null => localStorage.getItem(TOKEN_KEY);
 export const getClientId = (): string | null => localStorage.getItem(CLIENT_ID_KEY);
 export const getClientShort = (): string | null => localStorage.getItem(CLIENT_SHORT_KEY);
+export const getRefreshToken = (): string | null => localStorage.getItem(REFRESH_TOKEN_KEY);
 
-/** Stores a universal (basic) token; any previously chosen client is forgotten. */
-export function setUniversalToken(token: string): void {
+/** Stores the refresh token that goes with the access token; none given forgets the stored one. */
+function storeRefreshToken(refreshToken: string | null | undefined): void {
+  if (refreshToken) localStorage.setItem(REFRESH_TOKEN_KEY, refreshToken);
+  else localStorage.removeItem(REFRESH_TOKEN_KEY);
+}
+
+/** Stores a universal (basic) token and its refresh token; any previously chosen client is forgotten. */
+export function setUniversalToken(token: string, refreshToken?: string | null): void {
   localStorage.setItem(TOKEN_KEY, token);
+  storeRefreshToken(refreshToken);
   localStorage.removeItem(CLIENT_ID_KEY);
   localStorage.removeItem(CLIENT_SHORT_KEY);
 }
 
-export function setClientSession(token: string, clientId: number | string, clientShort: string): void {
+/** Stores a token that acts for a client, its refresh token, and the client's id and short name. */
+export function setClientSession(
+  token: string,
+  clientId: number | string,
+  clientShort: string,
+  refreshToken?: string | null,
+): void {
   localStorage.setItem(TOKEN_KEY, token);
+  storeRefreshToken(refreshToken);
   localStorage.setItem(CLIENT_ID_KEY, String(clientId));
   localStorage.setItem(CLIENT_SHORT_KEY, clientShort);
 }
 
-/** Logout: forget the token, client id and client short name. */
+/** A refreshed pair replaces the stored tokens; the chosen client stays. */
+export function setTokens(token: string, refreshToken: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(REFRESH_TOKEN_KEY, refreshToken);
+}
+
+/** Logout: forget the tokens, client id and client short name. */
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(REFRESH_TOKEN_KEY);
   localStorage.removeItem(CLIENT_ID_KEY);
   localStorage.removeItem(CLIENT_SHORT_KEY);
 }
@@ -82,3 +113,30 @@ export function tokenScopes(payload: TokenPayload | null): string[] {
 
 export const tokenHasScope = (token: string, scope: string): boolean =>
   tokenScopes(decodeToken(token)).includes(scope);
+
+/** The client a token acts for: its client scope plus the clientId and clientShort claims, or null. */
+export function tokenClient(token: string): { clientId: number | string; clientShort: string } | null {
+  const payload = decodeToken(token);
+  if (!tokenScopes(payload).includes('client')) return null;
+  const clientId = payload?.clientId;
+  const clientShort = payload?.clientShort;
+  if (clientId === undefined || clientId === null || clientId === '' || !clientShort) return null;
+  return { clientId, clientShort };
+}
+
+/** "client" for a client user's token, "universal" for a universal user's, null when the token does not say. */
+export function tokenUserKind(token: string | null): string | null {
+  if (!token) return null;
+  const user = decodeToken(token)?.user;
+  return user !== null && typeof user === 'object' && typeof user.kind === 'string' ? user.kind : null;
+}
+
+/**
+ * Where a signed-out user logs in again: a client user's login page names their client (client users sign in
+ * for a client), everyone else's is plain /auth/login.
+ */
+export function loginPathFor(token: string | null): string {
+  const clientShort = token ? decodeToken(token)?.clientShort : null;
+  if (tokenUserKind(token) === 'client' && clientShort) return `/auth/login?client=${encodeURIComponent(clientShort)}`;
+  return '/auth/login';
+}

@@ -26,11 +26,15 @@ export function Component() {
 
   useResumeJobs(me.data?.id);
 
+  // Switch Client: no data or job of this client survives; the session stays until another client is chosen.
   const switchClient = () => {
     queryClient.clear();
     resetTrackedJobs();
     void navigate('/auth/select-client');
   };
+
+  // Client-auth deployments and client users' sessions are client-authenticated: no Switch Client, no Support Ticket.
+  const clientAuthenticated = Boolean(authConfig.data?.clientAuthShort) || me.data?.canSwitchClient === false;
 
   const userName = me.data ? `${me.data.firstName} ${me.data.lastName}`.trim() || me.data.email : undefined;
 
@@ -40,7 +44,7 @@ export function Component() {
       userName={userName}
       clientName={settings.data?.client_name}
       providerName={authConfig.data?.providerName}
-      clientAuth={Boolean(authConfig.data?.clientAuthShort)}
+      clientAuth={clientAuthenticated}
       onSwitchClient={switchClient}
       onNavAction={() => setNgpImportOpen(true)}
       banners={<JobBanners />}

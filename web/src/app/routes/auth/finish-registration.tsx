@@ -1,10 +1,5 @@
-import { Link } from 'react-router';
+import { FinishRegistration } from '@/features/auth/components/finish-registration';
 
 export function Component() {
-  return (
-    <>
-      <p>Email verified, an administrator now has to enable this account</p>
-      <Link to="/auth/login">Back to login</Link>
-    </>
-  );
+  return <FinishRegistration />;
 }

@@ -1,14 +1,17 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
-import { useGetAuthConfig } from '@/api/gen';
 import { AuthLayout } from '@/components/layouts/auth-layout';
+import { useAuthClient } from '@/features/auth/hooks/use-auth-client';
 
-/** The /auth shell: "Compass Login" title, spinner while a login call runs, provider in the footer. */
+/**
+ * The /auth shell: "Compass Login" (with the client's name for client-auth mode and client sign-in links), a
+ * spinner while a login call runs, the provider in the footer.
+ */
 export function Component() {
-  const config = useGetAuthConfig();
+  const { config } = useAuthClient();
   const busy = useIsMutating() > 0;
   return (
-    <AuthLayout clientName={config.data?.clientAuthShort} providerName={config.data?.providerName} busy={busy}>
+    <AuthLayout clientName={config.data?.clientName} providerName={config.data?.providerName} busy={busy}>
       <Outlet />
     </AuthLayout>
   );

@@ -1,10 +1,5 @@
-import { Link } from 'react-router';
+import { RegisterForm } from '@/features/auth/components/register-form';
 
 export function Component() {
-  return (
-    <>
-      <p>Registration is not available yet.</p>
-      <Link to="/auth/login">Back to login</Link>
-    </>
-  );
+  return <RegisterForm />;
 }

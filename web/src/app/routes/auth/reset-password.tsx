@@ -1,10 +1,5 @@
-import { Link } from 'react-router';
+import { ResetPassword } from '@/features/auth/components/reset-password';
 
 export function Component() {
-  return (
-    <>
-      <p>Password reset is not available yet.</p>
-      <Link to="/auth/login">Back to login</Link>
-    </>
-  );
+  return <ResetPassword />;
 }

@@ -1,56 +1,96 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { Link, useNavigate } from 'react-router';
-import { useLogin } from '@/api/gen';
+import { Link } from 'react-router';
+import { useGoogleLogin, useLogin } from '@/api/gen';
 import type { LoginResponse } from '@/api/gen/model';
-import { setUniversalToken, tokenHasScope } from '@/lib/session';
+import { tokenHasScope } from '@/lib/session';
+import { useAuthClient } from '../hooks/use-auth-client';
+import { useCompleteLogin } from '../hooks/use-complete-login';
+import { UNABLE_TO_LOGIN, UNABLE_TO_LOGIN_WITH_GOOGLE, UNABLE_TO_LOGIN_WITH_PASSWORD } from '../messages';
 import { emailError, loginPasswordError } from '../validation';
+import { GoogleButton } from './google-button';
+import { TwoFactorForm } from './two-factor-form';
 
-export const UNABLE_TO_LOGIN = 'Unable to login';
-export const UNABLE_TO_LOGIN_WITH_PASSWORD = 'Unable to login with password';
+export { UNABLE_TO_LOGIN, UNABLE_TO_LOGIN_WITH_GOOGLE, UNABLE_TO_LOGIN_WITH_PASSWORD };
 
 /** What a login answer means: signed in with a usable token, two-factor step needed, or an error text. */
 export type LoginOutcome =
-  | { kind: 'token'; token: string }
-  | { kind: 'two-factor'; email: string }
+  | { kind: 'token'; token: string; refreshToken?: string }
+  | { kind: 'two-factor'; email: string; method?: string }
   | { kind: 'error'; message: string };
 
 export function loginOutcome(response: LoginResponse): LoginOutcome {
   if (response.accessToken && !response.twoFactorRequired) {
     return tokenHasScope(response.accessToken, 'basic')
-      ? { kind: 'token', token: response.accessToken }
+      ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken }
       : { kind: 'error', message: UNABLE_TO_LOGIN };
   }
-  if (response.twoFactorRequired) return { kind: 'two-factor', email: response.email };
+  if (response.twoFactorRequired) {
+    return response.twoFactorMethod
+      ? { kind: 'two-factor', email: response.email, method: response.twoFactorMethod }
+      : { kind: 'two-factor', email: response.email };
+  }
   return { kind: 'error', message: UNABLE_TO_LOGIN_WITH_PASSWORD };
 }
 
-/** Login step 1: e-mail and password. */
+/** What a Google login answer means: Google has done the second factor, so it is a token or an error. */
+export function googleLoginOutcome(response: LoginResponse | undefined): LoginOutcome {
+  if (!response?.accessToken) return { kind: 'error', message: UNABLE_TO_LOGIN_WITH_GOOGLE };
+  return tokenHasScope(response.accessToken, 'basic')
+    ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken }
+    : { kind: 'error', message: UNABLE_TO_LOGIN };
+}
+
+/**
+ * Login: step 1 e-mail and password (and Google when configured), step 2 the one-time code when the account has
+ * a second factor. A client's sign-in link (`?client=`) or client-auth mode signs in to that client directly.
+ */
 export function LoginForm() {
-  const navigate = useNavigate();
+  const { config, client, clientAuth, withClient } = useAuthClient();
+  const completeLogin = useCompleteLogin({ clientAuth });
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState({ email: false, password: false });
   const [problem, setProblem] = useState<string | null>(null);
-  const [twoFactorEmail, setTwoFactorEmail] = useState<string | null>(null);
+  const [twoFactor, setTwoFactor] = useState<{ email: string; method?: string } | null>(null);
 
-  const login = useLogin({
-    mutation: {
-      onSuccess: (response) => {
-        const outcome = loginOutcome(response);
-        if (outcome.kind === 'token') {
-          setUniversalToken(outcome.token);
-          void navigate('/auth/select-client');
-        } else if (outcome.kind === 'two-factor') {
-          setTwoFactorEmail(outcome.email);
-        } else {
-          setProblem(outcome.message);
+  /** Acts on a login answer (password, code or Google). */
+  const handleOutcome = useCallback(
+    async (outcome: LoginOutcome) => {
+      if (outcome.kind === 'token') {
+        const refused = await completeLogin(outcome.token, outcome.refreshToken);
+        if (refused) {
+          setTwoFactor(null);
+          setProblem(refused);
         }
-      },
+      } else if (outcome.kind === 'two-factor') {
+        setTwoFactor({ email: outcome.email, method: outcome.method });
+      } else {
+        setTwoFactor(null);
+        setProblem(outcome.message);
+      }
     },
-  });
+    [completeLogin],
+  );
+
+  const login = useLogin({ mutation: { onSuccess: (response) => handleOutcome(loginOutcome(response)) } });
+  const google = useGoogleLogin({ mutation: { onSuccess: (response) => handleOutcome(googleLoginOutcome(response)) } });
+
+  const onGoogleCredential = useCallback(
+    (credential: string | undefined) => {
+      setProblem(null);
+      if (!credential) {
+        setProblem(UNABLE_TO_LOGIN_WITH_GOOGLE);
+        return;
+      }
+      google.mutate({ data: { credential, client } });
+    },
+    // `google.mutate` is stable; the whole result object is not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [google.mutate, client],
+  );
 
   const emailProblem = emailError(email);
   const passwordProblem = loginPasswordError(password);
@@ -60,20 +100,21 @@ export function LoginForm() {
     setTouched({ email: true, password: true });
     setProblem(null);
     if (emailProblem || passwordProblem) return;
-    login.mutate({ data: { username: email.trim(), password } });
+    login.mutate({ data: { username: email.trim(), password, client } });
   };
 
-  if (twoFactorEmail !== null) {
+  if (twoFactor !== null) {
     return (
-      <div>
-        <p>Check your authenticator for a login code</p>
-        <Alert variant="warning">
-          Two-factor login is not available yet in this version of Compass. Contact an administrator.
-        </Alert>
-        <Button variant="link" className="px-0" onClick={() => setTwoFactorEmail(null)}>
-          Back to login
-        </Button>
-      </div>
+      <TwoFactorForm
+        email={twoFactor.email}
+        method={twoFactor.method}
+        client={client}
+        onSignedIn={(response) => handleOutcome(loginOutcome(response))}
+        onBack={() => {
+          setTwoFactor(null);
+          setPassword('');
+        }}
+      />
     );
   }
 
@@ -118,12 +159,15 @@ export function LoginForm() {
           </Form.Control.Feedback>
         )}
       </Form.Group>
-      <Button type="submit" className="w-100 mb-3" disabled={login.isPending}>
+      <Button type="submit" className="w-100 mb-3" disabled={login.isPending || google.isPending}>
         Login
       </Button>
+      {config.data?.googleClientId && (
+        <GoogleButton clientId={config.data.googleClientId} onCredential={onGoogleCredential} />
+      )}
       <div className="d-flex justify-content-between small">
-        <Link to="/auth/register">Register</Link>
-        <Link to="/auth/reset-password">Request a reset</Link>
+        <Link to={withClient('/auth/register')}>Register</Link>
+        <Link to={withClient('/auth/reset-password')}>Request a reset</Link>
       </div>
     </Form>
   );

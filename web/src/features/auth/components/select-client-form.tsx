@@ -2,28 +2,32 @@ import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
-import { getGetMeQueryOptions, useClientLogin, useListMyClients } from '@/api/gen';
-import { decodeToken, setClientSession, takeRedirect } from '@/lib/session';
+import { Link } from 'react-router';
+import { useClientLogin, useListMyClients } from '@/api/gen';
+import { decodeToken, setClientSession } from '@/lib/session';
+import { useEnterClient } from '../hooks/use-complete-login';
+import { ERROR_SELECTING_CLIENT } from '../messages';
 
-export const ERROR_SELECTING_CLIENT = 'Error selecting client';
+export { ERROR_SELECTING_CLIENT };
 
-/** Chooses the client to work in after a universal login. */
+/**
+ * Chooses the client to work in after a universal login (or when switching client). Not shown in client-auth mode,
+ * where the login itself acts for the client (see useCompleteLogin).
+ */
 export function SelectClientForm() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const enterClient = useEnterClient();
   const clients = useListMyClients();
   const [clientId, setClientId] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [loadingUser, setLoadingUser] = useState(false);
+
+  const failed = () => setProblem(ERROR_SELECTING_CLIENT);
 
   const clientLogin = useClientLogin({
     mutation: {
       onSuccess: async (response, { data }) => {
-        const token = response.accessToken;
+        const token = response?.accessToken;
         if (!token) {
-          setProblem(ERROR_SELECTING_CLIENT);
+          failed();
           return;
         }
         const payload = decodeToken(token);
@@ -31,21 +35,12 @@ export function SelectClientForm() {
         const short = payload?.clientShort ?? option?.short;
         const id = payload?.clientId ?? data.clientId;
         if (!short) {
-          setProblem(ERROR_SELECTING_CLIENT);
+          failed();
           return;
         }
-        setClientSession(token, id, short);
-        // Data of another client must not survive the switch.
-        queryClient.removeQueries({ predicate: (q) => !isSessionQuery(q.queryKey) });
-        setLoadingUser(true);
-        try {
-          // Permissions must load, or the session is unusable: log out.
-          await queryClient.fetchQuery({ ...getGetMeQueryOptions(), staleTime: 0 });
-        } catch {
-          void navigate('/auth/logout', { replace: true });
-          return;
-        }
-        void navigate(takeRedirect() ?? '/dashboard', { replace: true });
+        // The previous session ended on the server: the new pair replaces both tokens.
+        setClientSession(token, id, short, response.refreshToken);
+        await enterClient();
       },
     },
   });
@@ -57,7 +52,7 @@ export function SelectClientForm() {
     clientLogin.mutate({ data: { clientId: Number(clientId) } });
   };
 
-  const busy = clientLogin.isPending || loadingUser;
+  const busy = clientLogin.isPending;
 
   return (
     <Form onSubmit={onSubmit}>
@@ -86,10 +81,4 @@ export function SelectClientForm() {
       </div>
     </Form>
   );
-}
-
-/** Queries that belong to the login itself, not to a client. */
-function isSessionQuery(key: readonly unknown[]): boolean {
-  const first = key[0];
-  return typeof first === 'string' && (first.startsWith('/auth-api/auth') || first === '/auth-api/session/clients');
 }
