@@ -56,6 +56,7 @@ export function ChangePasswordForm() {
           maxLength={1024}
           onChange={(e) => setNext(e.target.value)}
           isInvalid={nextProblem !== null}
+          aria-invalid={nextProblem !== null}
           aria-describedby="password-new-rule"
         />
         {nextProblem ? (
@@ -75,6 +76,7 @@ export function ChangePasswordForm() {
           maxLength={1024}
           onChange={(e) => setConfirm(e.target.value)}
           isInvalid={confirmProblem !== null}
+          aria-invalid={confirmProblem !== null}
         />
         <Form.Control.Feedback type="invalid">{confirmProblem}</Form.Control.Feedback>
       </Form.Group>

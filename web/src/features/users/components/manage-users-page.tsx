@@ -121,6 +121,7 @@ export function ManageUsersPage() {
                     {user.kind === 'client' ? (
                       <Form.Check
                         type="switch"
+                        role="switch"
                         id={`enabled-${key}`}
                         aria-label={`Enabled: ${user.email}`}
                         checked={user.enabled}

@@ -89,6 +89,7 @@ export function ProfileForm({ me }: { me: Me }) {
           maxLength={20}
           onChange={(e) => setPhone(e.target.value)}
           isInvalid={phoneProblem !== null}
+          aria-invalid={phoneProblem !== null}
         />
         <Form.Control.Feedback type="invalid">{phoneProblem}</Form.Control.Feedback>
       </Form.Group>

@@ -82,6 +82,7 @@ export function UniversalUserDialog({ user, self, clients, busy, error, onSave, 
                 maxLength={320}
                 onChange={(e) => setEmail(e.target.value)}
                 isInvalid={emailProblem !== null}
+                aria-invalid={emailProblem !== null}
                 autoFocus
               />
               <Form.Control.Feedback type="invalid">{emailProblem}</Form.Control.Feedback>
@@ -101,6 +102,7 @@ export function UniversalUserDialog({ user, self, clients, busy, error, onSave, 
           {!creating && (
             <Form.Check
               type="switch"
+              role="switch"
               className="mb-3"
               id="universal-user-enabled"
               label="Enabled"
@@ -111,6 +113,7 @@ export function UniversalUserDialog({ user, self, clients, busy, error, onSave, 
           )}
           <Form.Check
             type="switch"
+            role="switch"
             className="mb-3"
             id="universal-user-all-clients"
             label="All clients (every permission in every client)"
