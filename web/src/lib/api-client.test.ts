@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '@/test/utils';
-import { ApiError, customFetch, setUnauthorizedHandler } from './api-client';
+import { fakeJwt } from '@/test/utils';
+import { ApiError, customFetch, refreshSession, setUnauthorizedHandler } from './api-client';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -109,5 +110,100 @@ describe('customFetch', () => {
   it('returns undefined for an empty success body', async () => {
     fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
     await expect(customFetch('/api/crm-list/1', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
+  it('a 401 from a session call refreshes the tokens once for concurrent calls and retries each with the new token', async () => {
+    localStorage.setItem('refreshToken', 'refresh-1');
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    let releaseRefresh: () => void = () => {};
+    const refreshAnswered = new Promise<void>((resolve) => (releaseRefresh = resolve));
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      const auth = new Headers(init?.headers).get('Authorization');
+      if (url === '/auth-api/auth/refresh') {
+        await refreshAnswered;
+        return jsonResponse({ accessToken: 'tok-new', refreshToken: 'refresh-2' });
+      }
+      if (auth === 'Bearer tok-new') return jsonResponse({ url });
+      return jsonResponse({ message: 'Token expired' }, 401);
+    });
+
+    const calls = [customFetch('/api/jobs'), customFetch('/api/crm-list'), customFetch('/auth-api/session/me')];
+    // Let all three get their 401 before the refresh answers.
+    await vi.waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => u !== '/auth-api/auth/refresh')).toHaveLength(3));
+    releaseRefresh();
+    await expect(Promise.all(calls)).resolves.toEqual([{ url: '/api/jobs' }, { url: '/api/crm-list' }, { url: '/auth-api/session/me' }]);
+
+    const refreshes = fetchMock.mock.calls.filter(([u]) => u === '/auth-api/auth/refresh');
+    expect(refreshes).toHaveLength(1);
+    expect(JSON.parse(String(refreshes[0][1]?.body))).toEqual({ refreshToken: 'refresh-1' });
+    expect(new Headers(refreshes[0][1]?.headers).has('Authorization')).toBe(false);
+    expect(localStorage.getItem('token')).toBe('tok-new');
+    expect(localStorage.getItem('refreshToken')).toBe('refresh-2');
+    // The chosen client stays.
+    expect(localStorage.getItem('clientId')).toBe('7');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    // 3 first tries, 1 refresh, 3 retries.
+    expect(fetchMock).toHaveBeenCalledTimes(7);
+  });
+
+  it('a call that fails with a token someone else already replaced just retries with the new one', async () => {
+    localStorage.setItem('refreshToken', 'refresh-1');
+    fetchMock.mockImplementationOnce(async () => {
+      // While this call was on its way another one refreshed.
+      localStorage.setItem('token', 'tok-newer');
+      return jsonResponse({ message: 'Token expired' }, 401);
+    });
+    fetchMock.mockResolvedValueOnce(jsonResponse({ ok: true }));
+    await expect(customFetch('/api/jobs')).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(lastRequestHeaders().get('Authorization')).toBe('Bearer tok-newer');
+  });
+
+  it('a refused refresh ends the session once and the calls fail with their 401', async () => {
+    localStorage.setItem('refreshToken', 'refresh-revoked');
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, pathname: '/crm-lists', search: '', hash: '', assign });
+    fetchMock.mockImplementation(async (input) =>
+      String(input) === '/auth-api/auth/refresh'
+        ? jsonResponse({ message: 'Your session has ended; log in again' }, 401)
+        : jsonResponse({ message: 'Token expired' }, 401),
+    );
+    const results = await Promise.allSettled([customFetch('/api/jobs'), customFetch('/api/crm-list')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(fetchMock.mock.calls.filter(([u]) => u === '/auth-api/auth/refresh')).toHaveLength(1);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('refreshToken')).toBeNull();
+    expect(localStorage.getItem('redirect')).toBe('/crm-lists');
+    expect(assign).toHaveBeenCalledWith('/auth/login');
+  });
+
+  it('a retried call that still answers 401 ends the session (no refresh loop)', async () => {
+    localStorage.setItem('refreshToken', 'refresh-1');
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    fetchMock.mockImplementation(async (input) =>
+      String(input) === '/auth-api/auth/refresh'
+        ? jsonResponse({ accessToken: 'tok-new', refreshToken: 'refresh-2' })
+        : jsonResponse({ message: 'Revoked' }, 401),
+    );
+    await expect(customFetch('/api/jobs')).rejects.toMatchObject({ status: 401 });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('a client user whose session ends goes back to their client\'s login page', async () => {
+    localStorage.setItem('token', fakeJwt({ user: { id: 4, kind: 'client' }, scope: ['basic', 'client'], clientId: 7, clientShort: 'acme' }));
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, pathname: '/jobs', search: '', hash: '', assign });
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'Token expired' }, 401));
+    await expect(customFetch('/api/jobs')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledWith('/auth/login?client=acme');
+  });
+
+  it('refreshSession without a refresh token resolves false without calling the server', async () => {
+    await expect(refreshSession()).resolves.toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from 'react-router';
 import { useGetAppSettings, useGetAuthConfig, useGetMe } from '@/api/gen';
 import { MainLayout } from '@/components/layouts/main-layout';
+import { dropClientData } from '@/features/auth/hooks/use-complete-login';
 import { NgpImportDialog } from '@/features/contacts/components/ngp-import-dialog';
 import { JobBanners } from '@/features/jobs/components/job-banners';
 import { JobFinishedDialog } from '@/features/jobs/components/job-finished-dialog';
@@ -26,11 +27,11 @@ export function Component() {
 
   useResumeJobs(me.data?.id);
 
-  // Switch Client: no data or job of this client survives; the session stays until another client is chosen.
+  // Switch Client: no data or job of this client survives; the session stays until another client is chosen. The
+  // data goes once this shell has left (while it is mounted its queries would fetch it again).
   const switchClient = () => {
-    queryClient.clear();
     resetTrackedJobs();
-    void navigate('/auth/select-client');
+    void Promise.resolve(navigate('/auth/select-client')).then(() => dropClientData(queryClient));
   };
 
   // Client-auth deployments and client users' sessions are client-authenticated: no Switch Client, no Support Ticket.

@@ -38,8 +38,10 @@ export function loadGoogleIdentity(src: string = GOOGLE_IDENTITY_SCRIPT): Promis
     };
     script.onload = () => {
       const id = window.google?.accounts?.id;
-      if (id) resolve(id);
-      else fail('Google sign-in did not start');
+      if (!id) return fail('Google sign-in did not start');
+      // From now on window.google answers directly.
+      loading = null;
+      resolve(id);
     };
     script.onerror = () => fail('Google sign-in could not be loaded');
     document.head.appendChild(script);
