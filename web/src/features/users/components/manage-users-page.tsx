@@ -148,7 +148,7 @@ export function ManageUsersPage() {
                         }}
                         disabled={!roles.data}
                       >
-                        Roles
+                        Edit roles
                       </Button>
                     )}
                   </td>
