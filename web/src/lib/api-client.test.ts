@@ -206,4 +206,21 @@ describe('customFetch', () => {
     await expect(refreshSession()).resolves.toBe(false);
     expect(fetchMock).not.toHaveBeenCalled();
   });
+
+  it('tabs take turns: a tab that waited while another refreshed uses the pair that tab stored', async () => {
+    localStorage.setItem('refreshToken', 'refresh-1');
+    const request = vi.fn(async (_name: string, task: () => Promise<boolean>) => {
+      // Another tab held the lock and rotated the shared tokens meanwhile.
+      localStorage.setItem('token', 'tok-other-tab');
+      localStorage.setItem('refreshToken', 'refresh-2');
+      return task();
+    });
+    vi.stubGlobal('navigator', { ...navigator, locks: { request } });
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'Token expired' }, 401));
+    fetchMock.mockResolvedValueOnce(jsonResponse({ ok: true }));
+    await expect(customFetch('/api/jobs')).resolves.toEqual({ ok: true });
+    expect(request).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls.map(([u]) => u)).toEqual(['/api/jobs', '/api/jobs']);
+    expect(lastRequestHeaders().get('Authorization')).toBe('Bearer tok-other-tab');
+  });
 });

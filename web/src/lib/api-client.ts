@@ -83,16 +83,29 @@ async function exchangeRefreshToken(refreshToken: string): Promise<boolean> {
   }
 }
 
+/** Runs `task` while holding a lock shared by the app's tabs (Web Locks), or just runs it where there are none. */
+function withRefreshLock(task: () => Promise<boolean>): Promise<boolean> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  // request() resolves with the task's own promise, which then() unwraps.
+  return locks ? locks.request('compass-token-refresh', task).then((done) => done) : task();
+}
+
 /**
  * Exchanges the stored refresh token for a new pair. Single-flight: concurrent callers share one call (the server
- * rotates refresh tokens, so a second call with the same one would fail). Resolves false when there is no refresh
- * token or the server refuses it.
+ * rotates refresh tokens, so a second call with the same one would fail), and tabs take turns: a tab that waited
+ * while another one refreshed uses that tab's new pair (the tokens are shared through localStorage). Resolves false
+ * when there is no refresh token or the server refuses it.
  */
 export function refreshSession(): Promise<boolean> {
   if (!refreshing) {
-    const refreshToken = getRefreshToken();
-    if (!refreshToken) return Promise.resolve(false);
-    refreshing = exchangeRefreshToken(refreshToken).finally(() => {
+    const seen = getRefreshToken();
+    if (!seen) return Promise.resolve(false);
+    refreshing = withRefreshLock(async () => {
+      const current = getRefreshToken();
+      if (!current) return false;
+      if (current !== seen) return true;
+      return exchangeRefreshToken(current);
+    }).finally(() => {
       refreshing = null;
     });
   }
