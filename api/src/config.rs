@@ -65,14 +65,23 @@ pub struct Settings {
     #[arg(long, env = "CLIENT_AUTH")]
     pub client_auth: Option<String>,
     /// Sender of sign-in codes, registration and reset e-mails.
-    #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = "no-reply@compass.test")]
+    #[arg(
+        long,
+        env = "MAIL_FROM_ADDRESS",
+        default_value = "no-reply@compass.test"
+    )]
     pub mail_from_address: String,
     #[arg(long, env = "MAIL_FROM_NAME", default_value = "Compass")]
     pub mail_from_name: String,
     /// SMS gateway for phone login codes (POST JSON {to, message}); codes are only logged when unset.
     #[arg(long, env = "SMS_GATEWAY_URL")]
     pub sms_gateway_url: Option<String>,
-    #[arg(long, env = "SMS_GATEWAY_KEY", hide_env_values = true, default_value = "")]
+    #[arg(
+        long,
+        env = "SMS_GATEWAY_KEY",
+        hide_env_values = true,
+        default_value = ""
+    )]
     pub sms_gateway_key: String,
     /// Where Google's ID-token signing keys are published.
     #[arg(long, env = "GOOGLE_JWKS_URL", default_value = crate::identity::google::DEFAULT_JWKS_URL)]

@@ -76,8 +76,12 @@ impl Application {
             ),
             tracking: crate::tracking::EventBuffer::default(),
             provider_name: settings.provider_name.clone(),
-            google: nonempty(&settings.google_client_id)
-                .map(|id| (id.clone(), GoogleVerifier::new(&id, &settings.google_jwks_url))),
+            google: nonempty(&settings.google_client_id).map(|id| {
+                (
+                    id.clone(),
+                    GoogleVerifier::new(&id, &settings.google_jwks_url),
+                )
+            }),
             client_auth: nonempty(&settings.client_auth),
             hasher: SecretHasher::new(&settings.jwt_secret),
             notices: Notices::new(

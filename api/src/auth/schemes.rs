@@ -249,12 +249,16 @@ async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSessi
                 .await?
                 .ok_or_else(invalid_token)?;
             if !may_use {
-                return Err(
-                    ApiError::Forbidden("You do not have access to this client".to_owned()).into(),
-                );
+                return Err(ApiError::Forbidden(
+                    "You do not have access to this client".to_owned(),
+                )
+                .into());
             }
             if admin {
-                ALL_CLIENT_PERMISSIONS.iter().map(|p| p.to_string()).collect()
+                ALL_CLIENT_PERMISSIONS
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect()
             } else {
                 role_permissions(state, &client, "universal", claims.user.id).await?
             }

@@ -47,7 +47,8 @@ impl Notices {
         let url = reqwest::Url::parse_with_params(&base, params)
             .map(String::from)
             .unwrap_or(base);
-        ammonia::clean_text(&url)
+        // Query values are percent-encoded; only `&` and quotes need escaping inside an attribute.
+        url.replace('&', "&amp;").replace('"', "&quot;")
     }
 
     fn client_params<'a>(realm: &'a Realm, params: &mut Vec<(&'static str, &'a str)>) {
@@ -102,9 +103,12 @@ impl Notices {
             to,
             "Reset your Compass password",
             &[
-                format!("<a href=\"{link}\">Set a new password</a>. The link works once, for one hour."),
+                format!(
+                    "<a href=\"{link}\">Set a new password</a>. The link works once, for one hour."
+                ),
                 format!("Or open this address: {link}"),
-                "If you did not ask for this, ignore this e-mail: your password stays as it is.".to_owned(),
+                "If you did not ask for this, ignore this e-mail: your password stays as it is."
+                    .to_owned(),
             ],
         )
         .await

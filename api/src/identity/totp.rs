@@ -79,14 +79,21 @@ mod tests {
         let step = accepted_step(&secret, &code, 0, now).unwrap();
         assert_eq!(step as u64, now / 30);
         assert_eq!(accepted_step(&secret, &code, step, now), None, "replayed");
-        assert_eq!(accepted_step(&secret, &code, 0, now + 300), None, "too late");
+        assert_eq!(
+            accepted_step(&secret, &code, 0, now + 300),
+            None,
+            "too late"
+        );
         assert_eq!(accepted_step(&secret, "000000x", 0, now), None);
     }
 
     #[test]
     fn the_enrolment_uri_names_the_issuer_and_account() {
         let uri = otpauth_uri(&new_secret(), "ann@example.org").unwrap();
-        assert!(uri.starts_with("otpauth://totp/Compass:ann%40example.org?"), "{uri}");
+        assert!(
+            uri.starts_with("otpauth://totp/Compass:ann%40example.org?"),
+            "{uri}"
+        );
         assert!(qr_svg(&uri).unwrap().contains("<svg"));
     }
 }

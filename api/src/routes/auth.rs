@@ -7,9 +7,7 @@ use crate::auth::{verify_password, UserClaim};
 use crate::error::ApiError;
 use crate::identity::challenges::{self, Purpose};
 use crate::identity::limits::Action;
-use crate::identity::{
-    self, audit, sessions, totp, Account, Realm, PASSWORD_RULE,
-};
+use crate::identity::{self, audit, sessions, totp, Account, Realm, PASSWORD_RULE};
 use crate::state::{AppState, SharedState};
 use poem::web::Data;
 use poem::Request;
@@ -285,12 +283,24 @@ pub(crate) async fn open_session(
         address: address.to_owned(),
     };
     if realm.client().is_some() || acting.is_none() {
-        audit::record(&mut tx, &actor, "sign in", serde_json::json!({ "method": how })).await?;
+        audit::record(
+            &mut tx,
+            &actor,
+            "sign in",
+            serde_json::json!({ "method": how }),
+        )
+        .await?;
     }
     tx.commit().await?;
     if let (Realm::Universal, Some(client)) = (realm, acting) {
         let mut tx = state.tenancy.begin(client).await?;
-        audit::record(&mut tx, &actor, "sign in", serde_json::json!({ "method": how })).await?;
+        audit::record(
+            &mut tx,
+            &actor,
+            "sign in",
+            serde_json::json!({ "method": how }),
+        )
+        .await?;
         tx.commit().await?;
     }
     let client = match realm {
@@ -331,7 +341,9 @@ fn not_enabled(account: &Account) -> ApiError {
     if !account.email_verified {
         ApiError::Forbidden("Verify your email first: follow the link we sent you".to_owned())
     } else {
-        ApiError::Forbidden("This account is not enabled yet. An administrator has to enable it".to_owned())
+        ApiError::Forbidden(
+            "This account is not enabled yet. An administrator has to enable it".to_owned(),
+        )
     }
 }
 
@@ -386,8 +398,9 @@ impl AuthApi {
         )
         .await?;
         tx.commit().await?;
-        let unavailable =
-            || ApiError::Unavailable("The login code could not be sent; try again shortly".to_owned());
+        let unavailable = || {
+            ApiError::Unavailable("The login code could not be sent; try again shortly".to_owned())
+        };
         match (method, code) {
             ("email", Some(code)) => state
                 .notices
@@ -423,7 +436,11 @@ impl AuthApi {
 #[OpenApi(tag = "ApiTags::Auth")]
 impl AuthApi {
     /// Public configuration the sign-in pages need; `client` names the client a sign-in link is for.
-    #[oai(path = "/auth-api/auth/config", method = "get", operation_id = "getAuthConfig")]
+    #[oai(
+        path = "/auth-api/auth/config",
+        method = "get",
+        operation_id = "getAuthConfig"
+    )]
     async fn config(
         &self,
         state: Data<&SharedState>,
@@ -453,10 +470,15 @@ impl AuthApi {
     ) -> Result<Json<LoginResponse>, ApiError> {
         let email = identity::normalise_email(&body.0.username);
         if email.is_empty() || body.0.password.is_empty() {
-            return Err(ApiError::BadRequest("Email and password are required".to_owned()));
+            return Err(ApiError::BadRequest(
+                "Email and password are required".to_owned(),
+            ));
         }
         let address = address(req);
-        state.limits.hit(Action::Login, Some(&email), &address).await?;
+        state
+            .limits
+            .hit(Action::Login, Some(&email), &address)
+            .await?;
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
         let password = body.0.password;
@@ -480,7 +502,11 @@ impl AuthApi {
     }
 
     /// Step 2 of sign-in: the 6-digit code from the e-mail, the text message or the authenticator app.
-    #[oai(path = "/auth-api/auth/login-code", method = "post", operation_id = "submitLoginCode")]
+    #[oai(
+        path = "/auth-api/auth/login-code",
+        method = "post",
+        operation_id = "submitLoginCode"
+    )]
     async fn login_code(
         &self,
         state: Data<&SharedState>,
@@ -490,7 +516,10 @@ impl AuthApi {
         let email = identity::normalise_email(&body.0.email);
         let code = body.0.code.trim().to_owned();
         let address = address(req);
-        state.limits.hit(Action::Code, Some(&email), &address).await?;
+        state
+            .limits
+            .hit(Action::Code, Some(&email), &address)
+            .await?;
         if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
             return Err(invalid_passcode());
         }
@@ -500,7 +529,8 @@ impl AuthApi {
             return Err(invalid_passcode());
         };
         let mut tx = realm.begin(&state.tenancy).await?;
-        let Some(challenge) = challenges::current(&mut tx, account.id, Purpose::Login).await? else {
+        let Some(challenge) = challenges::current(&mut tx, account.id, Purpose::Login).await?
+        else {
             return Err(invalid_passcode());
         };
         let accepted = if challenge.secret_hash.is_some() {
@@ -543,7 +573,11 @@ impl AuthApi {
 
     /// Sign-in with Google: `credential` is the ID token from Google's button. The account is found by the
     /// token's verified e-mail; Google has done the second factor.
-    #[oai(path = "/auth-api/auth/google", method = "post", operation_id = "googleLogin")]
+    #[oai(
+        path = "/auth-api/auth/google",
+        method = "post",
+        operation_id = "googleLogin"
+    )]
     async fn google(
         &self,
         state: Data<&SharedState>,
@@ -551,7 +585,9 @@ impl AuthApi {
         body: Json<GoogleLoginRequest>,
     ) -> Result<Json<LoginResponse>, ApiError> {
         let Some((_, verifier)) = state.google.as_ref() else {
-            return Err(ApiError::NotFound("Google sign-in is not configured".to_owned()));
+            return Err(ApiError::NotFound(
+                "Google sign-in is not configured".to_owned(),
+            ));
         };
         let address = address(req);
         state.limits.hit(Action::Login, None, &address).await?;
@@ -576,16 +612,30 @@ impl AuthApi {
         }
         if let (Realm::Universal, Some(c)) = (&realm, client.as_ref()) {
             if !may_use_client(&state, account.id, c.id).await? {
-                return Err(ApiError::Forbidden("You do not have access to this client".to_owned()));
+                return Err(ApiError::Forbidden(
+                    "You do not have access to this client".to_owned(),
+                ));
             }
         }
-        let pair = open_session(&state, &realm, &account, client.as_ref(), "google", &address).await?;
+        let pair = open_session(
+            &state,
+            &realm,
+            &account,
+            client.as_ref(),
+            "google",
+            &address,
+        )
+        .await?;
         Ok(Json(signed_in(pair, &account.email)))
     }
 
     /// Registers a client user. The account needs its e-mail verified (a link is mailed) and then an
     /// administrator to enable it.
-    #[oai(path = "/auth-api/auth/register", method = "post", operation_id = "register")]
+    #[oai(
+        path = "/auth-api/auth/register",
+        method = "post",
+        operation_id = "register"
+    )]
     async fn register(
         &self,
         state: Data<&SharedState>,
@@ -604,7 +654,9 @@ impl AuthApi {
         }
         let phone = body.phone.trim().to_owned();
         if !identity::is_valid_phone(&phone) {
-            return Err(ApiError::BadRequest("Phone number should include only digits".to_owned()));
+            return Err(ApiError::BadRequest(
+                "Phone number should include only digits".to_owned(),
+            ));
         }
         let method = match body.two_factor_method.as_str() {
             "email" | "" => "email",
@@ -618,7 +670,8 @@ impl AuthApi {
         };
         let Some(client) = requested_client(&state, body.client.as_deref()).await? else {
             return Err(ApiError::BadRequest(
-                "Registration needs a client: use the registration link of your organisation".to_owned(),
+                "Registration needs a client: use the registration link of your organisation"
+                    .to_owned(),
             ));
         };
         let realm = Realm::Client(client);
@@ -665,8 +718,15 @@ impl AuthApi {
             }
         };
         let token = identity::secrets::random_token();
-        challenges::open(&mut tx, &state.hasher, user_id, Purpose::VerifyEmail, None, Some(&token))
-            .await?;
+        challenges::open(
+            &mut tx,
+            &state.hasher,
+            user_id,
+            Purpose::VerifyEmail,
+            None,
+            Some(&token),
+        )
+        .await?;
         let actor = audit::Actor {
             kind: "client",
             id: Some(user_id),
@@ -697,7 +757,10 @@ impl AuthApi {
         body: Json<EmailToken>,
     ) -> Result<Json<StatusResponse>, ApiError> {
         let email = identity::normalise_email(&body.0.email);
-        state.limits.hit(Action::Reset, Some(&email), &address(req)).await?;
+        state
+            .limits
+            .hit(Action::Reset, Some(&email), &address(req))
+            .await?;
         let Some(client) = requested_client(&state, body.0.client.as_deref()).await? else {
             return Err(invalid_link());
         };
@@ -714,7 +777,12 @@ impl AuthApi {
         let challenge = challenges::current(&mut tx, account.id, Purpose::VerifyEmail)
             .await?
             .ok_or_else(invalid_link)?;
-        if !challenges::answer_matches(&state.hasher, Purpose::VerifyEmail, &challenge, &body.0.token) {
+        if !challenges::answer_matches(
+            &state.hasher,
+            Purpose::VerifyEmail,
+            &challenge,
+            &body.0.token,
+        ) {
             challenges::record_wrong_answer(&mut tx, challenge.id).await?;
             tx.commit().await?;
             return Err(invalid_link());
@@ -731,7 +799,11 @@ impl AuthApi {
     }
 
     /// Sends a reset link when the e-mail has an account. The answer is the same either way.
-    #[oai(path = "/auth-api/auth/reset-email", method = "post", operation_id = "sendResetEmail")]
+    #[oai(
+        path = "/auth-api/auth/reset-email",
+        method = "post",
+        operation_id = "sendResetEmail"
+    )]
     async fn reset_email(
         &self,
         state: Data<&SharedState>,
@@ -739,14 +811,24 @@ impl AuthApi {
         body: Json<ResetEmailRequest>,
     ) -> Result<Json<StatusResponse>, ApiError> {
         let email = identity::normalise_email(&body.0.email);
-        state.limits.hit(Action::Reset, Some(&email), &address(req)).await?;
+        state
+            .limits
+            .hit(Action::Reset, Some(&email), &address(req))
+            .await?;
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
         if let Some(account) = account.filter(|a| a.enabled || !a.email_verified) {
             let token = identity::secrets::random_token();
             let mut tx = realm.begin(&state.tenancy).await?;
-            challenges::open(&mut tx, &state.hasher, account.id, Purpose::ResetPassword, None, Some(&token))
-                .await?;
+            challenges::open(
+                &mut tx,
+                &state.hasher,
+                account.id,
+                Purpose::ResetPassword,
+                None,
+                Some(&token),
+            )
+            .await?;
             tx.commit().await?;
             // Sent in the background so the answer takes as long whether or not the account exists.
             let notices = state.notices.clone();
@@ -762,7 +844,11 @@ impl AuthApi {
     }
 
     /// Whether a reset link is still good.
-    #[oai(path = "/auth-api/auth/reset-check", method = "post", operation_id = "checkResetToken")]
+    #[oai(
+        path = "/auth-api/auth/reset-check",
+        method = "post",
+        operation_id = "checkResetToken"
+    )]
     async fn reset_check(
         &self,
         state: Data<&SharedState>,
@@ -770,7 +856,10 @@ impl AuthApi {
         body: Json<EmailToken>,
     ) -> Result<Json<ResetCheckResponse>, ApiError> {
         let email = identity::normalise_email(&body.0.email);
-        state.limits.hit(Action::Reset, Some(&email), &address(req)).await?;
+        state
+            .limits
+            .hit(Action::Reset, Some(&email), &address(req))
+            .await?;
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
         let Some(account) = account else {
@@ -778,7 +867,16 @@ impl AuthApi {
         };
         let mut tx = realm.begin(&state.tenancy).await?;
         let valid = match challenges::current(&mut tx, account.id, Purpose::ResetPassword).await? {
-            Some(c) if challenges::answer_matches(&state.hasher, Purpose::ResetPassword, &c, &body.0.token) => true,
+            Some(c)
+                if challenges::answer_matches(
+                    &state.hasher,
+                    Purpose::ResetPassword,
+                    &c,
+                    &body.0.token,
+                ) =>
+            {
+                true
+            }
             Some(c) => {
                 challenges::record_wrong_answer(&mut tx, c.id).await?;
                 false
@@ -790,7 +888,11 @@ impl AuthApi {
     }
 
     /// Sets a new password with a reset link's token. Every session of the account ends.
-    #[oai(path = "/auth-api/auth/reset-password", method = "post", operation_id = "resetPassword")]
+    #[oai(
+        path = "/auth-api/auth/reset-password",
+        method = "post",
+        operation_id = "resetPassword"
+    )]
     async fn reset_password(
         &self,
         state: Data<&SharedState>,
@@ -800,7 +902,10 @@ impl AuthApi {
         let body = body.0;
         let email = identity::normalise_email(&body.email);
         let address = address(req);
-        state.limits.hit(Action::Reset, Some(&email), &address).await?;
+        state
+            .limits
+            .hit(Action::Reset, Some(&email), &address)
+            .await?;
         if !identity::is_strong_password(&body.password) {
             return Err(ApiError::BadRequest(PASSWORD_RULE.to_owned()));
         }
@@ -816,17 +921,25 @@ impl AuthApi {
         let challenge = challenges::current(&mut tx, account.id, Purpose::ResetPassword)
             .await?
             .ok_or_else(invalid_link)?;
-        if !challenges::answer_matches(&state.hasher, Purpose::ResetPassword, &challenge, &body.token) {
+        if !challenges::answer_matches(
+            &state.hasher,
+            Purpose::ResetPassword,
+            &challenge,
+            &body.token,
+        ) {
             challenges::record_wrong_answer(&mut tx, challenge.id).await?;
             tx.commit().await?;
             return Err(invalid_link());
         }
         challenges::consume(&mut tx, challenge.id).await?;
-        sqlx::query(identity::users_sql(&realm, "update {users} set password_hash = $2 where id = $1"))
-            .bind(account.id)
-            .bind(&hash)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(identity::users_sql(
+            &realm,
+            "update {users} set password_hash = $2 where id = $1",
+        ))
+        .bind(account.id)
+        .bind(&hash)
+        .execute(&mut *tx)
+        .await?;
         sessions::revoke_all(&mut tx, account.id, None).await?;
         let actor = audit::Actor {
             kind: realm.kind(),
@@ -842,7 +955,11 @@ impl AuthApi {
     }
 
     /// Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
-    #[oai(path = "/auth-api/auth/refresh", method = "post", operation_id = "refreshToken")]
+    #[oai(
+        path = "/auth-api/auth/refresh",
+        method = "post",
+        operation_id = "refreshToken"
+    )]
     async fn refresh(
         &self,
         state: Data<&SharedState>,
@@ -852,7 +969,13 @@ impl AuthApi {
         let (client_id, secret) = sessions::decode(&body.0.refresh_token).ok_or_else(expired)?;
         let realm = match client_id {
             None => Realm::Universal,
-            Some(id) => Realm::Client(state.tenancy.enabled_client(id).await?.ok_or_else(expired)?),
+            Some(id) => Realm::Client(
+                state
+                    .tenancy
+                    .enabled_client(id)
+                    .await?
+                    .ok_or_else(expired)?,
+            ),
         };
         let mut tx = realm.begin(&state.tenancy).await?;
         let (session, next) = sessions::rotate(&mut tx, &state.hasher, secret)
@@ -865,7 +988,11 @@ impl AuthApi {
         tx.commit().await?;
         let acting = match (&realm, session.client_id) {
             (Realm::Universal, Some(id)) => {
-                let client = state.tenancy.enabled_client(id).await?.ok_or_else(expired)?;
+                let client = state
+                    .tenancy
+                    .enabled_client(id)
+                    .await?
+                    .ok_or_else(expired)?;
                 if !may_use_client(&state, account.id, client.id).await? {
                     return Err(expired());
                 }
@@ -893,14 +1020,20 @@ impl AuthApi {
     }
 
     /// Ends the session: its refresh token and every access token issued for it stop working.
-    #[oai(path = "/auth-api/auth/logout", method = "post", operation_id = "logout")]
+    #[oai(
+        path = "/auth-api/auth/logout",
+        method = "post",
+        operation_id = "logout"
+    )]
     async fn logout(
         &self,
         state: Data<&SharedState>,
         req: &Request,
         body: Json<LogoutRequest>,
     ) -> Result<super::Deleted, ApiError> {
-        if let Some((client_id, secret)) = body.0.refresh_token.as_deref().and_then(sessions::decode) {
+        if let Some((client_id, secret)) =
+            body.0.refresh_token.as_deref().and_then(sessions::decode)
+        {
             let realm = match client_id {
                 None => Some(Realm::Universal),
                 Some(id) => state.tenancy.enabled_client(id).await?.map(Realm::Client),

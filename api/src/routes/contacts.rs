@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
@@ -85,6 +85,7 @@ impl ContactsApi {
         )]
         page_size: Query<i64>,
     ) -> Result<Json<ContactPage>, ApiError> {
+        auth.0.require(PAGE_CONTACTS)?;
         let term = q.0.as_deref().map(str::trim).unwrap_or("");
         let pattern = format!(
             "%{}%",
@@ -134,6 +135,7 @@ impl ContactsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ContactDetail>, ApiError> {
+        auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let contact = sqlx::query_as::<_, Contact>(concat!(contact_select!(), "where c.id = $1"))
             .bind(id.0)

@@ -3,7 +3,7 @@
 
 use super::jobs::{Job, JobAccepted};
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -184,6 +184,7 @@ impl ImportsApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "36500")))] days: Query<Option<i64>>,
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
+        auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (upload_id, filename) = store(&mut tx, body.file, true).await?;
         let plan = ImportPlan {
@@ -229,6 +230,7 @@ impl ImportsApi {
         auth: ClientAuth,
         body: MappedUpload,
     ) -> Result<JobAccepted, ApiError> {
+        auth.0.require(PAGE_CONTACTS)?;
         let raw: BTreeMap<String, String> = serde_json::from_str(&body.mapping).map_err(|_| {
             ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
         })?;

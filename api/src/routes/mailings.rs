@@ -457,7 +457,9 @@ impl MailingsApi {
         let (from_name, from_address, reply_to) =
             sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
         let to = auth.0.claims.user.email.clone();
-        let first_name = crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id).await?;
+        let first_name =
+            crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id)
+                .await?;
         let html = worker::mail::merge(
             &input.0.body_html,
             &worker::mail::MergeValues {

@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_CONTACT_ORIGIN_CODES};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -72,6 +72,7 @@ impl OriginCodesApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<OriginCodeCount>>, ApiError> {
+        auth.0.require(PAGE_CONTACT_ORIGIN_CODES)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let codes = sqlx::query_as::<_, OriginCodeCount>(
             "select o.id, o.name, o.name as label, count(c.id) as contact_count, o.created

@@ -127,13 +127,17 @@ async fn me(state: &AppState, session: &crate::auth::UserSession) -> Result<Me, 
         (Realm::Client(_), Some(c)) => role_permissions(state, c, "client", account.id).await?,
         (Realm::Universal, Some(c)) => {
             let mut tx = state.tenancy.public().await?;
-            let admin: bool = sqlx::query_scalar("select all_clients from universal_users where id = $1")
-                .bind(account.id)
-                .fetch_one(&mut *tx)
-                .await?;
+            let admin: bool =
+                sqlx::query_scalar("select all_clients from universal_users where id = $1")
+                    .bind(account.id)
+                    .fetch_one(&mut *tx)
+                    .await?;
             tx.commit().await?;
             if admin {
-                ALL_CLIENT_PERMISSIONS.iter().map(|p| p.to_string()).collect()
+                ALL_CLIENT_PERMISSIONS
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect()
             } else {
                 role_permissions(state, c, "universal", account.id).await?
             }
@@ -159,7 +163,11 @@ async fn me(state: &AppState, session: &crate::auth::UserSession) -> Result<Me, 
 #[OpenApi(tag = "ApiTags::Auth")]
 impl SessionApi {
     /// The clients the signed-in user may choose.
-    #[oai(path = "/auth-api/session/clients", method = "get", operation_id = "listMyClients")]
+    #[oai(
+        path = "/auth-api/session/clients",
+        method = "get",
+        operation_id = "listMyClients"
+    )]
     async fn clients(
         &self,
         state: Data<&SharedState>,
@@ -196,7 +204,11 @@ impl SessionApi {
     }
 
     /// Exchanges the signed-in user's session for one that acts for the chosen client. The old session ends.
-    #[oai(path = "/auth-api/session/client-login", method = "post", operation_id = "clientLogin")]
+    #[oai(
+        path = "/auth-api/session/client-login",
+        method = "post",
+        operation_id = "clientLogin"
+    )]
     async fn client_login(
         &self,
         state: Data<&SharedState>,
@@ -211,12 +223,18 @@ impl SessionApi {
             .enabled_client(body.0.client_id)
             .await?
             .ok_or_else(forbidden)?;
-        if state.client_auth.as_deref().is_some_and(|s| s != client.short_name) {
+        if state
+            .client_auth
+            .as_deref()
+            .is_some_and(|s| s != client.short_name)
+        {
             return Err(forbidden());
         }
         match &session.realm {
             Realm::Client(own) if own.id != client.id => return Err(forbidden()),
-            Realm::Universal if !may_use_client(&state, session.claims.user.id, client.id).await? => {
+            Realm::Universal
+                if !may_use_client(&state, session.claims.user.id, client.id).await? =>
+            {
                 return Err(forbidden())
             }
             _ => {}
@@ -244,7 +262,11 @@ impl SessionApi {
     }
 
     /// Updates the signed-in user's name, phone and two-factor method.
-    #[oai(path = "/auth-api/session/profile", method = "patch", operation_id = "updateProfile")]
+    #[oai(
+        path = "/auth-api/session/profile",
+        method = "patch",
+        operation_id = "updateProfile"
+    )]
     async fn update_profile(
         &self,
         state: Data<&SharedState>,
@@ -255,7 +277,9 @@ impl SessionApi {
         let body = body.0;
         let phone = body.phone.trim().to_owned();
         if !identity::is_valid_phone(&phone) {
-            return Err(ApiError::BadRequest("Phone number should include only digits".to_owned()));
+            return Err(ApiError::BadRequest(
+                "Phone number should include only digits".to_owned(),
+            ));
         }
         let current = account(&state, &session.realm, session.claims.user.id).await?;
         let method = match body.two_factor_method.as_str() {
@@ -273,7 +297,11 @@ impl SessionApi {
                 ))
             }
             "none" if current.two_factor_method == "none" => "none",
-            _ => return Err(ApiError::BadRequest("Choose email, phone or app".to_owned())),
+            _ => {
+                return Err(ApiError::BadRequest(
+                    "Choose email, phone or app".to_owned(),
+                ))
+            }
         };
         let mut tx = session.realm.begin(&state.tenancy).await?;
         sqlx::query(identity::users_sql(
@@ -292,7 +320,11 @@ impl SessionApi {
     }
 
     /// Changes the signed-in user's password. Their other sessions end.
-    #[oai(path = "/auth-api/session/password", method = "post", operation_id = "changePassword")]
+    #[oai(
+        path = "/auth-api/session/password",
+        method = "post",
+        operation_id = "changePassword"
+    )]
     async fn change_password(
         &self,
         state: Data<&SharedState>,
@@ -317,20 +349,28 @@ impl SessionApi {
         let stored = current.password_hash.clone();
         let (old, new) = (body.current_password, body.new_password);
         let (ok, hash) = tokio::task::spawn_blocking(move || {
-            (verify_password(&old, Some(&stored)), crate::auth::hash_password(&new))
+            (
+                verify_password(&old, Some(&stored)),
+                crate::auth::hash_password(&new),
+            )
         })
         .await
         .map_err(ApiError::internal)?;
         if !ok {
-            return Err(ApiError::BadRequest("Current password is incorrect".to_owned()));
+            return Err(ApiError::BadRequest(
+                "Current password is incorrect".to_owned(),
+            ));
         }
         let hash = hash.map_err(ApiError::internal)?;
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(&session.realm, "update {users} set password_hash = $2 where id = $1"))
-            .bind(current.id)
-            .bind(&hash)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(identity::users_sql(
+            &session.realm,
+            "update {users} set password_hash = $2 where id = $1",
+        ))
+        .bind(current.id)
+        .bind(&hash)
+        .execute(&mut *tx)
+        .await?;
         sessions::revoke_all(&mut tx, current.id, Some(session.claims.sid)).await?;
         audit::record(
             &mut tx,
@@ -359,13 +399,17 @@ impl SessionApi {
         let secret = totp::new_secret();
         let uri = totp::otpauth_uri(&secret, &session.claims.user.email)
             .ok_or_else(|| ApiError::internal("could not build the otpauth address"))?;
-        let qr_svg = totp::qr_svg(&uri).ok_or_else(|| ApiError::internal("could not draw the QR code"))?;
+        let qr_svg =
+            totp::qr_svg(&uri).ok_or_else(|| ApiError::internal("could not draw the QR code"))?;
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(&session.realm, "update {users} set totp_pending_secret = $2 where id = $1"))
-            .bind(session.claims.user.id)
-            .bind(&secret)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(identity::users_sql(
+            &session.realm,
+            "update {users} set totp_pending_secret = $2 where id = $1",
+        ))
+        .bind(session.claims.user.id)
+        .bind(&secret)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(Json(AuthenticatorEnrolment {
             secret,
@@ -397,10 +441,9 @@ impl SessionApi {
             )
             .await?;
         let current = account(&state, &session.realm, session.claims.user.id).await?;
-        let pending = current
-            .totp_pending_secret
-            .clone()
-            .ok_or_else(|| ApiError::BadRequest("Start the authenticator set-up first".to_owned()))?;
+        let pending = current.totp_pending_secret.clone().ok_or_else(|| {
+            ApiError::BadRequest("Start the authenticator set-up first".to_owned())
+        })?;
         let now = chrono::Utc::now().timestamp().max(0) as u64;
         let step = totp::accepted_step(&pending, body.0.code.trim(), 0, now)
             .ok_or_else(|| ApiError::BadRequest("Invalid passcode".to_owned()))?;

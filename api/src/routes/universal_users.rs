@@ -80,7 +80,9 @@ fn checked_permissions(permissions: &[String]) -> Result<Vec<String>, ApiError> 
         .iter()
         .find(|p| !UNIVERSAL_PERMISSIONS.contains(&p.as_str()))
     {
-        return Err(ApiError::BadRequest(format!("Unknown permission: {unknown}")));
+        return Err(ApiError::BadRequest(format!(
+            "Unknown permission: {unknown}"
+        )));
     }
     let mut kept = permissions.to_vec();
     kept.sort();
@@ -110,10 +112,11 @@ async fn set_clients(
     user_id: i64,
     client_ids: &[i64],
 ) -> Result<(), ApiError> {
-    let known: i64 = sqlx::query_scalar("select count(distinct id) from clients where id = any($1)")
-        .bind(client_ids)
-        .fetch_one(&mut *tx)
-        .await?;
+    let known: i64 =
+        sqlx::query_scalar("select count(distinct id) from clients where id = any($1)")
+            .bind(client_ids)
+            .fetch_one(&mut *tx)
+            .await?;
     let mut distinct = client_ids.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
@@ -124,11 +127,13 @@ async fn set_clients(
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("insert into universal_user_clients (user_id, client_id) select $1, unnest($2::bigint[])")
-        .bind(user_id)
-        .bind(&distinct)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "insert into universal_user_clients (user_id, client_id) select $1, unnest($2::bigint[])",
+    )
+    .bind(user_id)
+    .bind(&distinct)
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -144,7 +149,11 @@ async fn fetch(tx: &mut sqlx::PgConnection, id: i64) -> Result<UniversalUser, Ap
 
 #[OpenApi(tag = "ApiTags::Users")]
 impl UniversalUsersApi {
-    #[oai(path = "/auth-api/session/universal-users", method = "get", operation_id = "listUniversalUsers")]
+    #[oai(
+        path = "/auth-api/session/universal-users",
+        method = "get",
+        operation_id = "listUniversalUsers"
+    )]
     async fn list(
         &self,
         state: Data<&SharedState>,
@@ -162,7 +171,11 @@ impl UniversalUsersApi {
     }
 
     /// Creates a universal user and e-mails them a link to choose their password.
-    #[oai(path = "/auth-api/session/universal-users", method = "post", operation_id = "createUniversalUser")]
+    #[oai(
+        path = "/auth-api/session/universal-users",
+        method = "post",
+        operation_id = "createUniversalUser"
+    )]
     async fn create(
         &self,
         state: Data<&SharedState>,
@@ -200,7 +213,15 @@ impl UniversalUsersApi {
         let id = id.ok_or_else(|| ApiError::Conflict("Email already exists".to_owned()))?;
         set_clients(&mut tx, id, &body.client_ids).await?;
         let token = identity::secrets::random_token();
-        challenges::open(&mut tx, &state.hasher, id, Purpose::ResetPassword, None, Some(&token)).await?;
+        challenges::open(
+            &mut tx,
+            &state.hasher,
+            id,
+            Purpose::ResetPassword,
+            None,
+            Some(&token),
+        )
+        .await?;
         audit::record(
             &mut tx,
             &actor(&auth.0, address(req)),
@@ -220,7 +241,11 @@ impl UniversalUsersApi {
         Ok(Json(user))
     }
 
-    #[oai(path = "/auth-api/session/universal-users/:id", method = "patch", operation_id = "updateUniversalUser")]
+    #[oai(
+        path = "/auth-api/session/universal-users/:id",
+        method = "patch",
+        operation_id = "updateUniversalUser"
+    )]
     async fn update(
         &self,
         state: Data<&SharedState>,
@@ -233,12 +258,21 @@ impl UniversalUsersApi {
         require(&session)?;
         let (id, body) = (id.0, body.0);
         let is_self = session.claims.user.id == id;
-        let permissions = body.universal_permissions.as_deref().map(checked_permissions).transpose()?;
+        let permissions = body
+            .universal_permissions
+            .as_deref()
+            .map(checked_permissions)
+            .transpose()?;
         if is_self {
             if body.enabled == Some(false) {
-                return Err(ApiError::BadRequest("You cannot disable your own account".to_owned()));
+                return Err(ApiError::BadRequest(
+                    "You cannot disable your own account".to_owned(),
+                ));
             }
-            if permissions.as_ref().is_some_and(|p| !p.iter().any(|q| q == VIEW_USER)) {
+            if permissions
+                .as_ref()
+                .is_some_and(|p| !p.iter().any(|q| q == VIEW_USER))
+            {
                 return Err(ApiError::BadRequest(
                     "You cannot remove your own \"view user\" permission".to_owned(),
                 ));

@@ -122,7 +122,9 @@ fn checked_role(input: RoleInput) -> Result<(String, Vec<String>), ApiError> {
         .iter()
         .find(|p| !ALL_CLIENT_PERMISSIONS.contains(&p.as_str()))
     {
-        return Err(ApiError::BadRequest(format!("Unknown permission: {unknown}")));
+        return Err(ApiError::BadRequest(format!(
+            "Unknown permission: {unknown}"
+        )));
     }
     let permissions = ALL_CLIENT_PERMISSIONS
         .iter()
@@ -143,6 +145,29 @@ fn role_conflict(e: sqlx::Error) -> ApiError {
 
 const ROLE_COLUMNS: &str = "r.id, r.name, r.permissions, r.created,
     (select count(*) from user_roles ur where ur.role_id = r.id) as user_count";
+
+/// A user row of either table; `flag` is "email verified" for client users, "administrator" for universal ones.
+#[derive(sqlx::FromRow)]
+struct UserRow {
+    id: i64,
+    email: String,
+    first_name: String,
+    last_name: String,
+    enabled: bool,
+    flag: bool,
+    created: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct AuditRow {
+    id: i64,
+    at: DateTime<Utc>,
+    actor_kind: String,
+    actor_email: String,
+    action: String,
+    detail: serde_json::Value,
+    address: String,
+}
 
 #[derive(sqlx::FromRow)]
 struct RoleRow {
@@ -177,8 +202,8 @@ impl UsersApi {
         let session = auth.0;
         session.require(VIEW_USER)?;
         let mut pub_tx = state.tenancy.public().await?;
-        let universal: Vec<(i64, String, String, String, bool, bool, DateTime<Utc>)> = sqlx::query_as(
-            "select id, email, first_name, last_name, enabled, all_clients, created from universal_users u
+        let universal: Vec<UserRow> = sqlx::query_as(
+            "select id, email, first_name, last_name, enabled, all_clients as flag, created from universal_users u
              where u.all_clients or exists (
                  select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $1)
              order by email",
@@ -188,8 +213,8 @@ impl UsersApi {
         .await?;
         pub_tx.commit().await?;
         let mut tx = state.tenancy.begin(&session.client).await?;
-        let client_users: Vec<(i64, String, String, String, bool, bool, DateTime<Utc>)> = sqlx::query_as(
-            "select id, email, first_name, last_name, enabled, email_verified is not null, created
+        let client_users: Vec<UserRow> = sqlx::query_as(
+            "select id, email, first_name, last_name, enabled, email_verified is not null as flag, created
              from client_users order by email",
         )
         .fetch_all(&mut *tx)
@@ -203,40 +228,44 @@ impl UsersApi {
         for (kind, user, role) in held {
             roles.entry((kind, user)).or_default().push(role);
         }
+        let mut managed = |kind: UserKind, u: UserRow| {
+            let (verified, administrator) = match kind {
+                UserKind::Client => (u.flag, false),
+                UserKind::Universal => (true, u.flag),
+            };
+            ManagedUser {
+                kind,
+                role_ids: roles
+                    .remove(&(kind.as_str().to_owned(), u.id))
+                    .unwrap_or_default(),
+                id: u.id,
+                email: u.email,
+                first_name: u.first_name,
+                last_name: u.last_name,
+                enabled: u.enabled,
+                email_verified: verified,
+                administrator,
+                created: u.created,
+            }
+        };
         let mut users: Vec<ManagedUser> = client_users
             .into_iter()
-            .map(|(id, email, first_name, last_name, enabled, verified, created)| ManagedUser {
-                kind: UserKind::Client,
-                id,
-                email,
-                first_name,
-                last_name,
-                enabled,
-                email_verified: verified,
-                administrator: false,
-                role_ids: roles.remove(&("client".to_owned(), id)).unwrap_or_default(),
-                created,
-            })
+            .map(|u| managed(UserKind::Client, u))
             .collect();
-        users.extend(universal.into_iter().map(
-            |(id, email, first_name, last_name, enabled, admin, created)| ManagedUser {
-                kind: UserKind::Universal,
-                id,
-                email,
-                first_name,
-                last_name,
-                enabled,
-                email_verified: true,
-                administrator: admin,
-                role_ids: roles.remove(&("universal".to_owned(), id)).unwrap_or_default(),
-                created,
-            },
-        ));
+        users.extend(
+            universal
+                .into_iter()
+                .map(|u| managed(UserKind::Universal, u)),
+        );
         Ok(Json(users))
     }
 
     /// Enables or disables a client user and sets the roles a user holds in this client.
-    #[oai(path = "/api/users/:kind/:id", method = "patch", operation_id = "updateUser")]
+    #[oai(
+        path = "/api/users/:kind/:id",
+        method = "patch",
+        operation_id = "updateUser"
+    )]
     async fn update(
         &self,
         state: Data<&SharedState>,
@@ -265,15 +294,18 @@ impl UsersApi {
             }
         }
         if is_self && body.enabled == Some(false) {
-            return Err(ApiError::BadRequest("You cannot disable your own account".to_owned()));
+            return Err(ApiError::BadRequest(
+                "You cannot disable your own account".to_owned(),
+            ));
         }
         let mut tx = state.tenancy.begin(&session.client).await?;
         let actor = actor(&session, address(req));
         if kind == UserKind::Client {
-            let exists: bool = sqlx::query_scalar("select exists (select 1 from client_users where id = $1)")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
+            let exists: bool =
+                sqlx::query_scalar("select exists (select 1 from client_users where id = $1)")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
             if !exists {
                 return Err(not_found());
             }
@@ -287,9 +319,18 @@ impl UsersApi {
             if !enabled {
                 sessions::revoke_all(&mut tx, id, None).await?;
             }
-            let action = if enabled { "user enabled" } else { "user disabled" };
-            audit::record(&mut tx, &actor, action, serde_json::json!({ "kind": kind.as_str(), "userId": id }))
-                .await?;
+            let action = if enabled {
+                "user enabled"
+            } else {
+                "user disabled"
+            };
+            audit::record(
+                &mut tx,
+                &actor,
+                action,
+                serde_json::json!({ "kind": kind.as_str(), "userId": id }),
+            )
+            .await?;
         }
         if let Some(role_ids) = body.role_ids {
             let known: i64 = sqlx::query_scalar("select count(*) from roles where id = any($1)")
@@ -329,7 +370,11 @@ impl UsersApi {
 
     /// The client's roles.
     #[oai(path = "/api/roles", method = "get", operation_id = "listRoles")]
-    async fn roles(&self, state: Data<&SharedState>, auth: ClientAuth) -> Result<Json<Vec<Role>>, ApiError> {
+    async fn roles(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<Role>>, ApiError> {
         let session = auth.0;
         if session.require(VIEW_USER).is_err() {
             session.require(EDIT_ROLE)?;
@@ -345,7 +390,11 @@ impl UsersApi {
     }
 
     /// Every permission a role may hold.
-    #[oai(path = "/api/roles/permission-names", method = "get", operation_id = "listPermissionNames")]
+    #[oai(
+        path = "/api/roles/permission-names",
+        method = "get",
+        operation_id = "listPermissionNames"
+    )]
     async fn permission_names(&self, _auth: ClientAuth) -> Json<Vec<PermissionOption>> {
         Json(
             ALL_CLIENT_PERMISSIONS
@@ -370,12 +419,14 @@ impl UsersApi {
         session.require(EDIT_ROLE)?;
         let (name, permissions) = checked_role(body.0)?;
         let mut tx = state.tenancy.begin(&session.client).await?;
-        let id: i64 = sqlx::query_scalar("insert into roles (name, permissions) values ($1, $2) returning id")
-            .bind(&name)
-            .bind(&permissions)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(role_conflict)?;
+        let id: i64 = sqlx::query_scalar(
+            "insert into roles (name, permissions) values ($1, $2) returning id",
+        )
+        .bind(&name)
+        .bind(&permissions)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(role_conflict)?;
         audit::record(
             &mut tx,
             &actor(&session, address(req)),
@@ -433,7 +484,11 @@ impl UsersApi {
         Ok(Json(row.into()))
     }
 
-    #[oai(path = "/api/roles/:id", method = "delete", operation_id = "deleteRole")]
+    #[oai(
+        path = "/api/roles/:id",
+        method = "delete",
+        operation_id = "deleteRole"
+    )]
     async fn delete_role(
         &self,
         state: Data<&SharedState>,
@@ -444,10 +499,11 @@ impl UsersApi {
         let session = auth.0;
         session.require(EDIT_ROLE)?;
         let mut tx = state.tenancy.begin(&session.client).await?;
-        let name: Option<String> = sqlx::query_scalar("delete from roles where id = $1 returning name")
-            .bind(id.0)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let name: Option<String> =
+            sqlx::query_scalar("delete from roles where id = $1 returning name")
+                .bind(id.0)
+                .fetch_optional(&mut *tx)
+                .await?;
         let Some(name) = name else {
             return Err(ApiError::NotFound("Role not found".to_owned()));
         };
@@ -463,7 +519,11 @@ impl UsersApi {
     }
 
     /// Recent sign-ins to this client and changes to its users and roles, newest first.
-    #[oai(path = "/api/audit-events", method = "get", operation_id = "listAuditEvents")]
+    #[oai(
+        path = "/api/audit-events",
+        method = "get",
+        operation_id = "listAuditEvents"
+    )]
     async fn audit_events(
         &self,
         state: Data<&SharedState>,
@@ -473,7 +533,7 @@ impl UsersApi {
         let session = auth.0;
         session.require(VIEW_USER)?;
         let mut tx = state.tenancy.begin(&session.client).await?;
-        let rows: Vec<(i64, DateTime<Utc>, String, String, String, serde_json::Value, String)> = sqlx::query_as(
+        let rows: Vec<AuditRow> = sqlx::query_as(
             "select id, at, actor_kind, actor_email, action, detail, address from audit_events
              order by at desc, id desc limit $1",
         )
@@ -483,14 +543,14 @@ impl UsersApi {
         tx.commit().await?;
         Ok(Json(
             rows.into_iter()
-                .map(|(id, at, actor_kind, actor_email, action, detail, address)| AuditEvent {
-                    id,
-                    at,
-                    actor_kind,
-                    actor_email,
-                    action,
-                    detail: detail.to_string(),
-                    address,
+                .map(|r| AuditEvent {
+                    id: r.id,
+                    at: r.at,
+                    actor_kind: r.actor_kind,
+                    actor_email: r.actor_email,
+                    action: r.action,
+                    detail: r.detail.to_string(),
+                    address: r.address,
                 })
                 .collect(),
         ))

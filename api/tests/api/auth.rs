@@ -140,28 +140,42 @@ async fn api_calls_need_a_valid_client_token_with_matching_headers() {
 }
 
 #[tokio::test]
-async fn me_lists_the_users_permissions() {
+async fn me_lists_the_users_permissions_in_the_chosen_client() {
     let app = spawn_app().await;
+    let client = app.create_client().await;
     let email = app.create_user(true, &[]).await;
-    let basic = app.basic_token(&email).await;
-    let me: Value = app
-        .request(Method::GET, "/auth-api/session/me")
-        .bearer_auth(basic)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(me["email"], email.as_str());
-    let permissions: Vec<&str> = me["permissions"]
+    let app = &app;
+    let me = |token: String| async move {
+        app.request(Method::GET, "/auth-api/session/me")
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()
+    };
+    let before = me(app.basic_token(&email).await).await;
+    assert_eq!(before["email"], email.as_str());
+    assert_eq!(
+        before["permissions"],
+        serde_json::json!([]),
+        "no client chosen yet"
+    );
+    assert_eq!(
+        before["universalPermissions"],
+        serde_json::json!(["view user"])
+    );
+    let after = me(app.session_for(&email, &client).await.token).await;
+    let permissions: Vec<&str> = after["permissions"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p.as_str().unwrap())
         .collect();
-    assert!(permissions.contains(&"pageContributions") && permissions.contains(&"pageReports"));
-    assert_eq!(me["universalPermissions"], serde_json::json!(["view user"]));
+    assert!(permissions.contains(&"pageContributions") && permissions.contains(&"edit role"));
+    assert_eq!(after["clientName"], client.name.as_str());
+    assert_eq!(after["canSwitchClient"], true);
 }
 
 fn decode_payload(token: &str) -> Value {

@@ -2,9 +2,11 @@ use api::accounts::{upsert_universal_user, NewUniversalUser};
 use api::{Application, Settings};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tenancy::{Client, ClientShort, Tenancy};
 use tokio::sync::oneshot;
+use worker::mail::sink::{serve, Delivered};
 use worker::{run_pool, JobQueue, PoolConfig};
 
 pub const PASSWORD: &str = "Sturdy-passw0rd";
@@ -81,6 +83,16 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         form_views_per_minute: 0,
         form_submits_per_minute: 0,
         database_pool_size: 8,
+        client_auth: None,
+        mail_from_address: "no-reply@compass.test".into(),
+        mail_from_name: "Compass".into(),
+        sms_gateway_url: None,
+        sms_gateway_key: String::new(),
+        google_jwks_url: "http://127.0.0.1:9/certs".into(),
+        // Tests sign in often from one address; the limit test sets its own.
+        auth_attempts_per_account: 0,
+        auth_attempts_per_address: 0,
+        auth_limit_window_seconds: 900,
     };
     adjust(&mut settings);
     let smtp_url = settings.smtp_url.clone();
@@ -317,4 +329,109 @@ pub async fn json_message(response: Response) -> (StatusCode, String) {
             .expect("error bodies have a message")
             .to_owned(),
     )
+}
+
+/// A local SMTP sink on a free port; returns the port and what it received.
+pub async fn start_sink() -> (u16, Arc<Mutex<Vec<Delivered>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let inbox = Arc::new(Mutex::new(Vec::new()));
+    let store = inbox.clone();
+    tokio::spawn(serve(
+        listener,
+        Arc::new(move |m| store.lock().unwrap().push(m)),
+    ));
+    (port, inbox)
+}
+
+/// Undoes quoted-printable (soft breaks and =XX), enough to read codes and URLs out of a delivered body.
+pub fn unqp(raw: &str) -> String {
+    let joined = raw.replace("=\r\n", "");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&joined[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).to_string()
+}
+
+/// One request a [`start_http`] server received.
+#[derive(Debug, Clone)]
+pub struct Captured {
+    pub request_line: String,
+    pub headers: String,
+    pub body: String,
+}
+
+/// A minimal HTTP/1.1 server on a free port that answers every request with `status` and `body` (JSON) and
+/// keeps what it received: stands in for an SMS gateway or Google's key endpoint, over a real socket.
+pub async fn start_http(status: u16, body: String) -> (String, Arc<Mutex<Vec<Captured>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let store = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                continue;
+            };
+            let store = store.clone();
+            let body = body.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                let (head, rest) = loop {
+                    let n = socket.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break (
+                            String::from_utf8_lossy(&buf[..i]).to_string(),
+                            buf[i + 4..].to_vec(),
+                        );
+                    }
+                };
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        let (k, v) = l.split_once(':')?;
+                        k.eq_ignore_ascii_case("content-length")
+                            .then(|| v.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                let mut content = rest;
+                while content.len() < length {
+                    let n = socket.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        break;
+                    }
+                    content.extend_from_slice(&chunk[..n]);
+                }
+                let (request_line, headers) = head.split_once("\r\n").unwrap_or((&head, ""));
+                store.lock().unwrap().push(Captured {
+                    request_line: request_line.to_owned(),
+                    headers: headers.to_owned(),
+                    body: String::from_utf8_lossy(&content).to_string(),
+                });
+                let answer = format!(
+                    "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    (url, seen)
 }

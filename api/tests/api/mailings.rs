@@ -1,21 +1,6 @@
 use crate::helpers::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
-use worker::mail::sink::{serve, Delivered};
-
-/// A local SMTP sink on a free port; returns the port and what it received.
-async fn start_sink() -> (u16, Arc<Mutex<Vec<Delivered>>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let inbox = Arc::new(Mutex::new(Vec::new()));
-    let store = inbox.clone();
-    tokio::spawn(serve(
-        listener,
-        Arc::new(move |m| store.lock().unwrap().push(m)),
-    ));
-    (port, inbox)
-}
 
 async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Value {
     let response = app
@@ -265,26 +250,6 @@ async fn send_to_my_inbox_says_so_when_the_mail_server_is_down() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
-}
-
-/// Undoes quoted-printable (soft breaks and =XX), enough to read URLs out of a delivered body.
-fn unqp(raw: &str) -> String {
-    let joined = raw.replace("=\r\n", "");
-    let bytes = joined.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'=' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&joined[i + 1..i + 3], 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).to_string()
 }
 
 /// The first `href`/`src` value containing `marker` in the HTML part (headers and the text part come first).

@@ -89,18 +89,51 @@ fn mailbox(name: Option<&str>, address: &str) -> Result<Mailbox, MailError> {
     ))
 }
 
+/// The plain-text part: tags dropped, block boundaries kept as spaces, the common entities decoded.
 fn text_version(html: &str) -> String {
     let mut text = String::with_capacity(html.len() / 2);
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => text.push(c),
-            _ => {}
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        push_decoded(&mut text, &rest[..lt]);
+        let Some(gt) = rest[lt..].find('>') else {
+            rest = "";
+            break;
+        };
+        if is_block_tag(&rest[lt + 1..lt + gt]) {
+            text.push(' ');
         }
+        rest = &rest[lt + gt + 1..];
     }
+    push_decoded(&mut text, rest);
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn is_block_tag(tag: &str) -> bool {
+    let name = tag
+        .trim_start_matches('/')
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "p" | "br" | "div" | "tr" | "td" | "li" | "table" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
+    )
+}
+
+fn push_decoded(out: &mut String, s: &str) {
+    if !s.contains('&') {
+        out.push_str(s);
+        return;
+    }
+    out.push_str(
+        &s.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&nbsp;", " ")
+            .replace("&amp;", "&"),
+    );
 }
 
 impl Outgoing {
@@ -191,6 +224,15 @@ impl Mailer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_text_part_keeps_paragraphs_apart_and_decodes_entities() {
+        assert_eq!(
+            text_version("<p>One.</p><p>Go to <a href=\"x\">a&amp;b</a> &lt;now&gt;</p>"),
+            "One. Go to a&b <now>"
+        );
+        assert_eq!(text_version("Hel<b>lo</b>"), "Hello");
+    }
 
     #[test]
     fn merge_tags_fill_in_escaped_and_unknown_or_missing_render_empty() {
