@@ -756,7 +756,12 @@ async fn an_expired_token_is_refused() {
 
 #[tokio::test]
 async fn sign_in_attempts_are_limited_per_account() {
-    let app = spawn_app_with(|s| s.auth_attempts_per_account = 3).await;
+    let app = spawn_app_with(|s| {
+        s.auth_attempts_per_account = 3;
+        // One long window: the test never straddles a window boundary.
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+    })
+    .await;
     let email = app.create_user(true, &[]).await;
     for _ in 0..3 {
         assert_eq!(
@@ -774,7 +779,11 @@ async fn sign_in_attempts_are_limited_per_account() {
 
 #[tokio::test]
 async fn registration_is_limited_per_address() {
-    let app = spawn_app_with(|s| s.auth_attempts_per_address = 2).await;
+    let app = spawn_app_with(|s| {
+        s.auth_attempts_per_address = 2;
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+    })
+    .await;
     let client = app.create_client().await;
     for expected in [
         StatusCode::BAD_REQUEST,

@@ -78,6 +78,7 @@ export function LoginForm() {
   const login = useLogin({ mutation: { onSuccess: (response) => handleOutcome(loginOutcome(response)) } });
   const google = useGoogleLogin({ mutation: { onSuccess: (response) => handleOutcome(googleLoginOutcome(response)) } });
 
+  const googleMutate = google.mutate;
   const onGoogleCredential = useCallback(
     (credential: string | undefined) => {
       setProblem(null);
@@ -85,11 +86,9 @@ export function LoginForm() {
         setProblem(UNABLE_TO_LOGIN_WITH_GOOGLE);
         return;
       }
-      google.mutate({ data: { credential, client } });
+      googleMutate({ data: { credential, client } });
     },
-    // `google.mutate` is stable; the whole result object is not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [google.mutate, client],
+    [googleMutate, client],
   );
 
   const emailProblem = emailError(email);
