@@ -24,6 +24,7 @@ pub async fn seed(
     if existing > 0 {
         seed_forms(&mut tx).await?;
         seed_mailings(&mut tx).await?;
+        seed_people(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -75,6 +76,7 @@ pub async fn seed(
     .await?;
     seed_forms(&mut tx).await?;
     seed_mailings(&mut tx).await?;
+    seed_people(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists).await?;
     Ok(client)
@@ -111,6 +113,46 @@ async fn seed_forms(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
          select f.id, c.id, c.origin_code_id, c.email, 'https://example.org/petition', c.created
          from forms f join contacts c on c.origin_code_id = f.origin_code_id
          where c.id % 4 = 0",
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Three roles and two of the client's own users: one enabled with a role, one who registered and verified
+/// their e-mail and now waits for an administrator (Manage Users). Their passwords are random: they would use
+/// "Request a reset" to sign in.
+async fn seed_people(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
+    let existing: i64 = sqlx::query_scalar("select count(*) from roles")
+        .fetch_one(&mut **tx)
+        .await?;
+    if existing > 0 {
+        return Ok(());
+    }
+    let unusable = crate::identity::secrets::random_token();
+    let hash = crate::auth::hash_password(&unusable).map_err(ApiError::internal)?;
+    sqlx::query(
+        "insert into roles (name, permissions) values
+           ('Analyst', '{pageContributions,pageSegments,pageContactOriginCodes,pageContributionSourceCodes,pagePlanning,pagePerformance,pageReports}'),
+           ('Contacts manager', '{pageContacts,pageContactOriginCodes}'),
+           ('Client administrator', $1)",
+    )
+    .bind(crate::auth::ALL_CLIENT_PERMISSIONS.to_vec())
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "insert into client_users (email, password_hash, first_name, last_name, phone, two_factor_method,
+                                   email_verified, enabled)
+         values ('dana.field@demo-campaign.example.org', $1, 'Dana', 'Field', '2025550143', 'email', now(), true),
+                ('sam.new@demo-campaign.example.org', $1, 'Sam', 'New', '', 'email', now(), false)",
+    )
+    .bind(&hash)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "insert into user_roles (user_kind, user_id, role_id)
+         select 'client', u.id, r.id from client_users u, roles r
+         where u.email = 'dana.field@demo-campaign.example.org' and r.name = 'Analyst'",
     )
     .execute(&mut **tx)
     .await?;

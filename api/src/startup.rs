@@ -165,7 +165,12 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
         StaticFilesEndpoint::new(&settings.web_dist)
             .index_file("index.html")
             .fallback_to_index()
-            .with(page_security_headers())
+            .with(page_security_headers(
+                settings
+                    .google_client_id
+                    .as_deref()
+                    .is_some_and(|id| !id.trim().is_empty()),
+            ))
             .boxed()
     } else {
         tracing::warn!(dir = %settings.web_dist.display(), "web app not built; serving a notice instead");
@@ -195,15 +200,21 @@ fn tracking_secret(settings: &Settings) -> &str {
 }
 
 /// The SPA's pages run only the app's own scripts: even if a form body slipped past the sanitiser, an inline
-/// script or handler would not run, and no form on our pages can post to another site.
-fn page_security_headers() -> SetHeader {
+/// script or handler would not run, and no form on our pages can post to another site. With Google sign-in
+/// configured, Google's sign-in script, its button frame and its styles are allowed too, and nothing else.
+fn page_security_headers(google: bool) -> SetHeader {
+    let google_src = if google {
+        " https://accounts.google.com/gsi/"
+    } else {
+        ""
+    };
+    let csp = format!(
+        "default-src 'self'; script-src 'self'{google_src}; object-src 'none'; base-uri 'self'; \
+         form-action 'self'; frame-ancestors 'self'; frame-src 'self'{google_src}; img-src 'self' data: https:; \
+         style-src 'self' 'unsafe-inline'{google_src}; connect-src 'self'{google_src}"
+    );
     SetHeader::new()
-        .overriding(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
-             frame-ancestors 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; \
-             connect-src 'self'",
-        )
+        .overriding("Content-Security-Policy", csp)
         .overriding("X-Content-Type-Options", "nosniff")
         .overriding("Referrer-Policy", "strict-origin-when-cross-origin")
 }

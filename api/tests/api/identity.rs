@@ -953,6 +953,16 @@ async fn google_sign_in_is_off_without_a_client_id() {
         .await
         .unwrap();
     assert_eq!(config["googleClientId"], Value::Null);
+    let page = app
+        .request(Method::GET, "/auth/login")
+        .send()
+        .await
+        .unwrap();
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(!csp.contains("google"), "{csp}");
     let (status, _) = post_json(
         &app,
         "/auth-api/auth/google",
