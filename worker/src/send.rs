@@ -210,7 +210,7 @@ async fn send_all(
             }
         }
         if consecutive_failures >= PAUSE_AFTER {
-            let message = "Paused: the mail server refused every recent message. Check the SMTP settings and sender, then confirm the mailing again.";
+            let message = "Paused: the mail server refused every recent message. Check the SMTP settings and the sender, then resume sending.";
             let mut tx = ctx.tenancy.begin(ctx.client).await?;
             sqlx::query(
                 "update mailings set delivery = 'paused', delivery_message = $2 where id = $1",

@@ -609,6 +609,47 @@ impl MailingsApi {
         Ok(Json(mailing))
     }
 
+    /// Resumes a paused send: the recipients not yet sent to are tried again; nobody already mailed is mailed
+    /// twice.
+    #[oai(
+        path = "/api/crm-mailing/:id/resume",
+        method = "post",
+        operation_id = "resumeMailing"
+    )]
+    async fn resume(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<Mailing>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let resumed = sqlx::query(
+            "update mailings set delivery = 'sending', delivery_message = null
+             where id = $1 and delivery = 'paused'",
+        )
+        .bind(id.0)
+        .execute(&mut *tx)
+        .await?;
+        if resumed.rows_affected() == 0 {
+            fetch_mailing(&mut tx, id.0).await?;
+            return Err(ApiError::Conflict(
+                "Only a paused mailing can be resumed".to_owned(),
+            ));
+        }
+        state
+            .queue
+            .enqueue(
+                tx,
+                Some(auth.0.user_id()),
+                &worker::JobKind::SendMailing { mailing_id: id.0 },
+            )
+            .await?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let mailing = fetch_mailing(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(mailing))
+    }
+
     /// Recipients, delivered, failed, unique opens, clicks and unsubscribes of one mailing.
     #[oai(
         path = "/api/crm-mailing/:id/stats",

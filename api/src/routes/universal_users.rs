@@ -147,8 +147,45 @@ async fn fetch(tx: &mut sqlx::PgConnection, id: i64) -> Result<UniversalUser, Ap
     .ok_or_else(|| ApiError::NotFound("User not found".to_owned()))
 }
 
+/// A client a universal user may be granted.
+#[derive(Debug, Object)]
+pub struct ClientChoice {
+    pub id: i64,
+    pub label: String,
+    pub short: String,
+    pub enabled: bool,
+}
+
 #[OpenApi(tag = "ApiTags::Users")]
 impl UniversalUsersApi {
+    /// Every client, for granting access on Manage Universal Users.
+    #[oai(
+        path = "/auth-api/session/universal-users/clients",
+        method = "get",
+        operation_id = "listGrantableClients"
+    )]
+    async fn clients(
+        &self,
+        state: Data<&SharedState>,
+        auth: BasicAuth,
+    ) -> Result<Json<Vec<ClientChoice>>, ApiError> {
+        require(&auth.0)?;
+        Ok(Json(
+            state
+                .tenancy
+                .list_clients()
+                .await?
+                .into_iter()
+                .map(|c| ClientChoice {
+                    id: c.id,
+                    label: c.name,
+                    short: c.short_name,
+                    enabled: c.enabled,
+                })
+                .collect(),
+        ))
+    }
+
     #[oai(
         path = "/auth-api/session/universal-users",
         method = "get",

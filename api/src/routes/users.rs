@@ -401,7 +401,7 @@ impl UsersApi {
                 .iter()
                 .map(|p| PermissionOption {
                     id: p.to_string(),
-                    label: p.to_string(),
+                    label: permission_label(p).to_owned(),
                 })
                 .collect(),
         )
@@ -554,5 +554,24 @@ impl UsersApi {
                 })
                 .collect(),
         ))
+    }
+}
+
+/// What screens call a permission: the page's menu name, or what it lets one do.
+fn permission_label(permission: &str) -> &str {
+    match permission {
+        "pageContributions" => "Contributions",
+        "pageSegments" => "Segments",
+        "pageContactOriginCodes" => "Contact Origin Codes",
+        "pageContributionSourceCodes" => "Contribution Source Codes",
+        "pagePlanning" => "Planning",
+        "pagePerformance" => "Performance",
+        "pageContacts" => "Contacts",
+        "pageMedia" => "Media",
+        "pageProjections" => "Projections",
+        "pageReports" => "Reports",
+        "view user" => "Manage users",
+        "edit role" => "Manage roles",
+        other => other,
     }
 }

@@ -1007,6 +1007,13 @@ async fn operations_check_permissions_not_just_the_menu() {
             "{method} {path}"
         );
     }
+    let grantable = app
+        .request(Method::GET, "/auth-api/session/universal-users/clients")
+        .bearer_auth(&basic)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(grantable.status(), StatusCode::FORBIDDEN);
     let universal = app
         .request(Method::GET, "/auth-api/session/universal-users")
         .bearer_auth(&basic)
@@ -1144,6 +1151,20 @@ async fn universal_users_are_managed_with_the_view_user_permission() {
     let created: Value = created.json().await.unwrap();
     assert_eq!(created["clientIds"], json!([client.id]));
     assert_eq!(created["twoFactorMethod"], "email");
+    let grantable: Value = app
+        .request(Method::GET, "/auth-api/session/universal-users/clients")
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(grantable
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["id"] == client.id));
 
     // The invitation is a reset link that sets the first password.
     let (_, params) = link(

@@ -449,3 +449,239 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     assert_eq!(inbox.lock().unwrap().len(), 3);
 }
+
+/// A local SMTP sink answering each recipient as `policy` says.
+async fn start_sink_with(
+    policy: worker::mail::sink::RecipientPolicy,
+) -> (
+    u16,
+    std::sync::Arc<std::sync::Mutex<Vec<worker::mail::sink::Delivered>>>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let inbox = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let store = inbox.clone();
+    tokio::spawn(worker::mail::sink::serve_with_policy(
+        listener,
+        std::sync::Arc::new(move |m| store.lock().unwrap().push(m)),
+        policy,
+    ));
+    (port, inbox)
+}
+
+/// A confirmed mailing to a list of `emails` (all subscribed), with its sender; returns its id.
+async fn confirmed_mailing(app: &TestApp, session: &Session, emails: &[String]) -> i64 {
+    let sender = post(
+        app,
+        session,
+        "/api/sender",
+        json!({ "name": "Team", "fromAddress": "team@example.org" }),
+    )
+    .await;
+    let list_id = list(app, session).await;
+    let mut tx = app.tenancy.begin(&session.client).await.unwrap();
+    sqlx::query(
+        "with c as (insert into contacts (email, first_name, subscription)
+                    select e, 'Pat', 'subscribed' from unnest($2::text[]) e returning id)
+         insert into crm_list_members (list_id, contact_id) select $1, id from c",
+    )
+    .bind(list_id)
+    .bind(emails)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let mailing = post(
+        app,
+        session,
+        "/api/crm-mailing",
+        json!({ "name": "Appeal", "subjectLine": "Hello", "senderId": sender["id"],
+                "sendTime": (chrono::Utc::now() + chrono::Duration::days(1)).to_rfc3339(), "listId": list_id,
+                "bodyHtml": "<p>Dear {{First.Name}},</p>", "isDraft": false }),
+    )
+    .await;
+    mailing["id"].as_i64().unwrap()
+}
+
+/// Starts the send at once, as the scheduler does when the send time comes (claim, then queue the job).
+async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
+    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap();
+    let mut tx = app.tenancy.begin(client).await.unwrap();
+    sqlx::query("update mailings set send_attempt = now(), delivery = 'sending' where id = $1")
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    queue
+        .enqueue(tx, None, &worker::JobKind::SendMailing { mailing_id })
+        .await
+        .unwrap();
+}
+
+/// Polls the mailing until its delivery is `state`.
+async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &str) -> Value {
+    let mut mailing = Value::Null;
+    for _ in 0..300 {
+        mailing = app
+            .get_json(&format!("/api/crm-mailing/{id}"), session)
+            .await;
+        if mailing["delivery"] == state {
+            return mailing;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("mailing {id} never reached {state}: {mailing}");
+}
+
+fn addresses(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}@example.org")).collect()
+}
+
+#[tokio::test]
+async fn a_throttling_server_slows_the_send_and_everyone_still_gets_one_message() {
+    let refusals = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = refusals.clone();
+    // The first four recipients are told to come back later (4xx), as a throttling server does.
+    let (port, inbox) = start_sink_with(std::sync::Arc::new(move |_: &str| {
+        (counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 4)
+            .then(|| "451 4.7.1 Too many messages, slow down".to_owned())
+    }))
+    .await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let emails = addresses("throttled", 6);
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    let started = std::time::Instant::now();
+    send_now(&app, &client, id).await;
+    let done = wait_for_delivery(&app, &session, id, "done").await;
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(500),
+        "the send backed off before trying again"
+    );
+    assert_eq!(done["recipCount"], 6);
+    let delivered = inbox.lock().unwrap().clone();
+    let mut to: Vec<String> = delivered.iter().map(|m| m.recipients[0].clone()).collect();
+    to.sort();
+    let mut expected = emails.clone();
+    expected.sort();
+    assert_eq!(to, expected, "each recipient exactly once");
+}
+
+#[tokio::test]
+async fn a_refused_address_bounces_and_is_never_mailed_again() {
+    let (port, inbox) = start_sink_with(std::sync::Arc::new(|address: &str| {
+        address
+            .starts_with("nobody")
+            .then(|| "550 5.1.1 No such user here".to_owned())
+    }))
+    .await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let mut emails = addresses("reader", 3);
+    emails.push("nobody@example.org".to_owned());
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    send_now(&app, &client, id).await;
+    wait_for_delivery(&app, &session, id, "done").await;
+    assert_eq!(inbox.lock().unwrap().len(), 3);
+    let stats = app
+        .get_json(&format!("/api/crm-mailing/{id}/stats"), &session)
+        .await;
+    assert_eq!(
+        (stats["delivered"].clone(), stats["bounced"].clone()),
+        (json!(3), json!(1)),
+        "{stats}"
+    );
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let subscription: String =
+        sqlx::query_scalar("select subscription from contacts where email = 'nobody@example.org'")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        subscription, "bounced",
+        "a bounced contact is not sent to again"
+    );
+}
+
+#[tokio::test]
+async fn a_mail_server_that_refuses_everything_pauses_the_mailing() {
+    // The default test settings point at a port where nothing listens.
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let id = confirmed_mailing(&app, &session, &addresses("waiting", 30)).await;
+    send_now(&app, &client, id).await;
+    let paused = wait_for_delivery(&app, &session, id, "paused").await;
+    assert!(
+        paused["deliveryMessage"]
+            .as_str()
+            .unwrap()
+            .starts_with("Paused: the mail server refused every recent message."),
+        "{paused}"
+    );
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let queued: i64 = sqlx::query_scalar(
+        "select count(*) from mailing_recipients where mailing_id = $1 and status = 'queued'",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(queued, 30, "nobody was marked sent or bounced");
+}
+
+#[tokio::test]
+async fn a_paused_mailing_resumes_and_mails_only_those_not_yet_sent() {
+    // A sink that refuses everyone until it is told to accept.
+    let accepting = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let open = accepting.clone();
+    let (port, inbox) = start_sink_with(std::sync::Arc::new(move |_: &str| {
+        (!open.load(std::sync::atomic::Ordering::SeqCst))
+            .then(|| "421 4.3.2 Service shutting down".to_owned())
+    }))
+    .await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let emails = addresses("resumed", 30);
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    let resume = || {
+        app.api(
+            Method::POST,
+            &format!("/api/crm-mailing/{id}/resume"),
+            &session,
+        )
+        .send()
+    };
+    assert_eq!(
+        resume().await.unwrap().status(),
+        StatusCode::CONFLICT,
+        "not paused"
+    );
+    send_now(&app, &client, id).await;
+    wait_for_delivery(&app, &session, id, "paused").await;
+    accepting.store(true, std::sync::atomic::Ordering::SeqCst);
+    let resumed: Value = resume().await.unwrap().json().await.unwrap();
+    assert_eq!(resumed["delivery"], "sending");
+    wait_for_delivery(&app, &session, id, "done").await;
+    let mut to: Vec<String> = inbox
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|m| m.recipients[0].clone())
+        .collect();
+    to.sort();
+    let mut expected = emails.clone();
+    expected.sort();
+    assert_eq!(to, expected, "each recipient exactly once");
+}

@@ -114,19 +114,19 @@ test('an administrator makes a role and a universal user; that user sees only wh
   expect(MAIL_DIR, 'E2E_MAIL_DIR is set by run.sh').not.toBe('');
   await signIn(page);
 
-  // Manage Roles: a role with the pageContacts permission only.
+  // Manage Roles: a role with the Contacts page permission only.
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('link', { name: 'Manage Roles' }).click();
   await expect(page).toHaveURL(/\/users\/roles$/);
   await page.getByRole('button', { name: 'Create Role' }).click();
   const roleDialog = page.getByRole('dialog');
   await roleDialog.getByLabel('Name').fill(ROLE);
-  await roleDialog.getByRole('checkbox', { name: 'pageContacts' }).check();
+  await roleDialog.getByRole('checkbox', { name: 'Contacts', exact: true }).check();
   await roleDialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Role created')).toBeVisible();
   const roleRow = page.getByRole('table', { name: 'Roles' }).getByRole('row').filter({ hasText: ROLE });
-  await expect(roleRow).toContainText('pageContacts');
-  await expect(roleRow).not.toContainText('pageMedia');
+  await expect(roleRow).toContainText('Contacts');
+  await expect(roleRow).not.toContainText('Media');
 
   // Manage Universal Users: a new user with access to E2E Campaign only; the server e-mails an invitation.
   await page.goto('/users/universal');

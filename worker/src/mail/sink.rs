@@ -12,15 +12,28 @@ pub struct Delivered {
     pub data: Vec<u8>,
 }
 
+/// Decides the answer to `RCPT TO:<address>`: `None` accepts, `Some(reply)` refuses with that reply line
+/// (say "451 4.7.1 Slow down" or "550 5.1.1 No such user"). Tests use it to play a throttling or refusing server.
+pub type RecipientPolicy = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
 /// Serves SMTP on `listener` until the task is dropped, calling `deliver` for each message.
 pub async fn serve(listener: TcpListener, deliver: Arc<dyn Fn(Delivered) + Send + Sync>) {
+    serve_with_policy(listener, deliver, Arc::new(|_| None)).await
+}
+
+/// [`serve`], answering each recipient as `policy` says.
+pub async fn serve_with_policy(
+    listener: TcpListener,
+    deliver: Arc<dyn Fn(Delivered) + Send + Sync>,
+    policy: RecipientPolicy,
+) {
     loop {
         let Ok((socket, _)) = listener.accept().await else {
             continue;
         };
-        let deliver = deliver.clone();
+        let (deliver, policy) = (deliver.clone(), policy.clone());
         tokio::spawn(async move {
-            let _ = session(socket, deliver).await;
+            let _ = session(socket, deliver, policy).await;
         });
     }
 }
@@ -28,6 +41,7 @@ pub async fn serve(listener: TcpListener, deliver: Arc<dyn Fn(Delivered) + Send 
 async fn session(
     socket: tokio::net::TcpStream,
     deliver: Arc<dyn Fn(Delivered) + Send + Sync>,
+    policy: RecipientPolicy,
 ) -> std::io::Result<()> {
     // Replies are small and the client waits for each: without this, Nagle's algorithm and delayed ACKs add
     // tens of milliseconds to every command.
@@ -49,6 +63,7 @@ async fn session(
         }
         quick_ack(&lines);
         let command = line.trim_end().to_ascii_uppercase();
+        let refusal;
         let reply: &[u8] = if command.starts_with("EHLO") {
             b"250-compass-sink\r\n250-8BITMIME\r\n250 SIZE 52428800\r\n"
         } else if command.starts_with("HELO")
@@ -65,8 +80,16 @@ async fn session(
                 .trim_start_matches(':')
                 .trim()
                 .trim_matches(['<', '>']);
-            recipients.push(address.to_owned());
-            b"250 OK\r\n"
+            match policy(address) {
+                Some(reply) => {
+                    refusal = format!("{}\r\n", reply.trim_end());
+                    refusal.as_bytes()
+                }
+                None => {
+                    recipients.push(address.to_owned());
+                    b"250 OK\r\n"
+                }
+            }
         } else if command == "DATA" {
             write
                 .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")

@@ -1356,6 +1356,81 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       > => {
       return useMutation(getDeleteMailingMutationOptions(options), queryClient);
     }
+    export const getResumeMailingUrl = (id: number,) => {
+
+
+
+
+  return `/api/crm-mailing/${id}/resume`
+}
+
+/**
+ * @summary Resumes a paused send: the recipients not yet sent to are tried again; nobody already mailed is mailed
+twice.
+ */
+export const resumeMailing = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<Mailing> => {
+
+  return customFetch<Mailing>(getResumeMailingUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getResumeMailingMutationKey = () => ['resumeMailing'] as const;
+
+export const getResumeMailingMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resumeMailing>>, TError,ResumeMailingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof resumeMailing>>, TError,ResumeMailingMutationVariables, TContext> => {
+
+const mutationKey = getResumeMailingMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resumeMailing>>, ResumeMailingMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  resumeMailing(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResumeMailingMutationResult = NonNullable<Awaited<ReturnType<typeof resumeMailing>>>
+
+    export type ResumeMailingMutationError = ErrorType<ErrorMessage>
+    export type ResumeMailingMutationVariables = {id: number}
+
+    /**
+ * @summary Resumes a paused send: the recipients not yet sent to are tried again; nobody already mailed is mailed
+twice.
+ */
+export const useResumeMailing = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resumeMailing>>, TError,ResumeMailingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof resumeMailing>>,
+        TError,
+        ResumeMailingMutationVariables,
+        TContext
+      > => {
+      return useMutation(getResumeMailingMutationOptions(options), queryClient);
+    }
     export const getGetMailingStatsUrl = (id: number,) => {
 
 

@@ -12,6 +12,7 @@ export * from './auditEvent.ts';
 export * from './authConfig.ts';
 export * from './authenticatorConfirm.ts';
 export * from './authenticatorEnrolment.ts';
+export * from './clientChoice.ts';
 export * from './clientLoginRequest.ts';
 export * from './clientOption.ts';
 export * from './contact.ts';

@@ -26,6 +26,7 @@ import type {
 
 import type {
   AuditEvent,
+  ClientChoice,
   ErrorMessage,
   ListAuditEventsParams,
   ManagedUser,
@@ -778,6 +779,106 @@ export function useListAuditEvents<TData = Awaited<ReturnType<typeof listAuditEv
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListAuditEventsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListGrantableClientsUrl = () => {
+
+
+
+
+  return `/auth-api/session/universal-users/clients`
+}
+
+/**
+ * @summary Every client, for granting access on Manage Universal Users.
+ */
+export const listGrantableClients = async ( options?: Parameters<typeof customFetch>[1]): Promise<ClientChoice[]> => {
+
+  return customFetch<ClientChoice[]>(getListGrantableClientsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListGrantableClientsQueryKey = () => {
+    return [
+    `/auth-api/session/universal-users/clients`
+    ] as const;
+    }
+
+
+export const getListGrantableClientsQueryOptions = <TData = Awaited<ReturnType<typeof listGrantableClients>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListGrantableClientsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listGrantableClients>>> = ({ signal }) => listGrantableClients({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListGrantableClientsQueryResult = NonNullable<Awaited<ReturnType<typeof listGrantableClients>>>
+export type ListGrantableClientsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListGrantableClients<TData = Awaited<ReturnType<typeof listGrantableClients>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listGrantableClients>>,
+          TError,
+          Awaited<ReturnType<typeof listGrantableClients>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListGrantableClients<TData = Awaited<ReturnType<typeof listGrantableClients>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listGrantableClients>>,
+          TError,
+          Awaited<ReturnType<typeof listGrantableClients>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListGrantableClients<TData = Awaited<ReturnType<typeof listGrantableClients>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Every client, for granting access on Manage Universal Users.
+ */
+
+export function useListGrantableClients<TData = Awaited<ReturnType<typeof listGrantableClients>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGrantableClients>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListGrantableClientsQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import type { ClientOption, UniversalUser } from '@/api/gen/model';
+import type { ClientChoice, UniversalUser } from '@/api/gen/model';
 import { SearchableMultiSelect } from '@/components/form/searchable-multi-select';
 import { VIEW_USER } from '@/lib/permissions';
 import { isValidEmail, namesFor, useLocalOptions } from '../utils';
@@ -24,7 +24,7 @@ export interface UniversalUserDialogProps {
   user: UniversalUser | null;
   /** Whether the user being edited is the signed-in user (who cannot disable themselves or drop "view user"). */
   self: boolean;
-  clients: ClientOption[];
+  clients: ClientChoice[];
   busy: boolean;
   error?: string;
   onSave: (values: UniversalUserValues) => void;

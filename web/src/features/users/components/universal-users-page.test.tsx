@@ -23,8 +23,8 @@ const ME: Me = {
   canSwitchClient: true,
 };
 const CLIENTS = [
-  { id: 3, label: 'E2E Campaign', short: 'e2e' },
-  { id: 4, label: 'Other Committee', short: 'other' },
+  { id: 3, label: 'E2E Campaign', short: 'e2e', enabled: true },
+  { id: 4, label: 'Other Committee', short: 'other', enabled: true },
 ];
 const base = { enabled: true, allClients: false, universalPermissions: [] as string[], clientIds: [] as number[], twoFactorMethod: 'email', created: CREATED };
 const USERS: UniversalUser[] = [
@@ -38,7 +38,7 @@ function serve() {
     const url = String(input);
     const method = init?.method ?? 'GET';
     if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(ME));
-    if (url === '/auth-api/session/clients') return Promise.resolve(jsonResponse(CLIENTS));
+    if (url === '/auth-api/session/universal-users/clients') return Promise.resolve(jsonResponse(CLIENTS));
     if (url === '/auth-api/session/universal-users' && method === 'POST') {
       const body = JSON.parse(String(init!.body)) as Omit<UniversalUser, 'id' | 'enabled' | 'twoFactorMethod' | 'created'>;
       if (users.some((u) => u.email === body.email)) return Promise.resolve(jsonResponse({ message: 'Email already exists' }, 409));

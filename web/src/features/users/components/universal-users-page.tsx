@@ -8,7 +8,7 @@ import {
   getListUsersQueryKey,
   useCreateUniversalUser,
   useGetMe,
-  useListMyClients,
+  useListGrantableClients,
   useListUniversalUsers,
   useUpdateUniversalUser,
 } from '@/api/gen';
@@ -28,7 +28,7 @@ export function UniversalUsersPage() {
   const queryClient = useQueryClient();
   const me = useGetMe();
   const users = useListUniversalUsers({ query: { meta: { errorMessage: 'Could not load universal users' } } });
-  const clients = useListMyClients({ query: { meta: { errorMessage: 'Could not load clients' } } });
+  const clients = useListGrantableClients({ query: { meta: { errorMessage: 'Could not load clients' } } });
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' });
 
   const refresh = () =>
