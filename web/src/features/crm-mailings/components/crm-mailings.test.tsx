@@ -300,6 +300,21 @@ describe('MailingFigures', () => {
     expect(alert).toHaveTextContent('The mail server refused the sender');
   });
 
+  it('resumes a paused send', async () => {
+    serve({ ...SENT, delivery: 'paused', deliveryMessage: 'Paused: the mail server refused every recent message.' });
+    const base = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation((input, init) => {
+      if (String(input) === `/api/crm-mailing/${SENT.id}/resume` && init?.method === 'POST') {
+        return Promise.resolve(jsonResponse({ ...SENT, delivery: 'sending', deliveryMessage: null }));
+      }
+      return base ? base(input, init) : Promise.resolve(jsonResponse([]));
+    });
+    renderEditor('/crm-mailing-detail/7');
+    await userEvent.click(await screen.findByRole('button', { name: 'Resume sending' }));
+    expect(await screen.findByText(/figures refresh every 5 seconds/)).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/crm-mailing/7/resume' && init?.method === 'POST')).toBe(true);
+  });
+
   it('refreshes the figures every 5 seconds while sending', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

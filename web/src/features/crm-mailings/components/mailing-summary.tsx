@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { useGetMailingStats } from '@/api/gen/mailings/mailings';
+import { useQueryClient } from '@tanstack/react-query';
+import { getGetMailingQueryKey, useGetMailingStats, useResumeMailing } from '@/api/gen/mailings/mailings';
 import type { Mailing, MailingStats } from '@/api/gen/model';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
+import { notifySuccess } from '@/lib/notifications';
 import { formatCount, formatDateTime, openRate } from '../utils';
 
 /** A sandboxed rendering of a mailing body: the HTML never enters the app's DOM. */
@@ -88,15 +90,27 @@ export function MailingFigures({ mailing }: { mailing: Mailing }) {
   );
 }
 
-/** Where delivery stands: a warning when paused, a note while sending. */
+/** Where delivery stands: a warning with Resume sending when paused, a note while sending. */
 function DeliveryState({ mailing }: { mailing: Mailing }) {
+  const queryClient = useQueryClient();
+  const resume = useResumeMailing({
+    mutation: {
+      onSuccess: (resumed) => {
+        queryClient.setQueryData(getGetMailingQueryKey(mailing.id), resumed);
+        notifySuccess('Sending resumed');
+      },
+    },
+  });
   if (mailing.delivery === 'paused') {
     return (
       <Alert variant="warning">
         <Alert.Heading as="h3" className="h6">
           Delivery paused
         </Alert.Heading>
-        {mailing.deliveryMessage || 'Sending stopped before every recipient was reached.'}
+        <p>{mailing.deliveryMessage || 'Sending stopped before every recipient was reached.'}</p>
+        <Button variant="warning" disabled={resume.isPending} onClick={() => resume.mutate({ id: mailing.id })}>
+          Resume sending
+        </Button>
       </Alert>
     );
   }
