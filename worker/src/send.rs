@@ -148,13 +148,25 @@ async fn send_all(
     let rate = ctx.services.send_rate_per_second;
     let mut sent_so_far: u64 = 0;
     let mailing = Arc::new(mailing.clone());
-    // Rendering, signing and building run on blocking threads for the next batch while this one is sent, so the
-    // SMTP stage is never starved by the CPU work.
-    let mut next = start_batch(ctx, &mailing, mailing_id).await?;
+    // The next batch is claimed, rendered, signed and built by a task of its own while this one is sent, so the
+    // SMTP stage never waits on the database or on the CPU work.
+    let mut next = spawn_batch(ctx, &mailing, mailing_id);
+    // Rows put back for a retry after the pending claim started: that claim may not have seen them.
+    let mut put_back_since_claim = false;
     loop {
-        let Some(rendering) = next.take() else { break };
-        let rendered = rendering.await.map_err(|e| JobError::Io(e.to_string()))?;
-        next = start_batch(ctx, &mailing, mailing_id).await?;
+        let claimed = next.await.map_err(|e| JobError::Io(e.to_string()))??;
+        let Some(rendered) = claimed else {
+            if !put_back_since_claim {
+                break;
+            }
+            // The rows just put back are the only ones left: claim them again after the backoff.
+            put_back_since_claim = false;
+            tokio::time::sleep(backoff).await;
+            next = spawn_batch(ctx, &mailing, mailing_id);
+            continue;
+        };
+        next = spawn_batch(ctx, &mailing, mailing_id);
+        put_back_since_claim = false;
         tracing::debug!(recipients = rendered.len(), "sending a batch");
         let outcomes: Vec<(i64, Outcome)> =
             futures::stream::iter(rendered.into_iter().map(|(contact_id, message)| {
@@ -205,6 +217,7 @@ async fn send_all(
                 Outcome::Retry(e) => {
                     consecutive_failures += 1;
                     retry_any = true;
+                    put_back_since_claim = true;
                     mark(ctx, mailing_id, contact_id, "queued", Some(&e)).await?;
                 }
             }
@@ -226,11 +239,6 @@ async fn send_all(
             tx.commit().await?;
             return Ok(Some(message.to_owned()));
         }
-        if retry_any && next.is_none() {
-            // The rows just put back are the only ones left: claim them again after the backoff below.
-            tokio::time::sleep(backoff).await;
-            next = start_batch(ctx, &mailing, mailing_id).await?;
-        }
         if retry_any {
             // A throttling server (4xx) gets more room each time.
             tokio::time::sleep(backoff).await;
@@ -250,45 +258,23 @@ async fn send_all(
 
 type Rendered = Vec<(i64, Result<lettre::Message, MailError>)>;
 
-/// Claims the next batch of queued recipients and starts rendering it on blocking threads; `None` when no
-/// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
-async fn start_batch(
+/// Claims the next batch of queued recipients and renders it on blocking threads, in a task of its own; the
+/// task answers `None` when no recipient is left. Contacts who unsubscribed or bounced since the recipients were
+/// chosen are never sent to.
+fn spawn_batch(
     ctx: &JobContext<'_>,
     mailing: &Arc<Mailing>,
     mailing_id: i64,
-) -> Result<Option<tokio::task::JoinHandle<Rendered>>, JobError> {
-    let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    let batch: Vec<(i64, String, String)> = sqlx::query_as(
-        "update mailing_recipients r set status = 'sending'
-         where (r.mailing_id, r.contact_id) in (
-             select q.mailing_id, q.contact_id from mailing_recipients q
-             join contacts c on c.id = q.contact_id and c.subscription = 'subscribed'
-             where q.mailing_id = $1 and q.status = 'queued'
-             order by q.contact_id limit $2 for update of q skip locked)
-         returning r.contact_id, r.email, r.first_name",
-    )
-    .bind(mailing_id)
-    .bind(BATCH)
-    .fetch_all(&mut *tx)
-    .await?;
-    if batch.is_empty() {
-        // What is still queued now belongs to contacts who unsubscribed or bounced since the recipients were
-        // chosen: they are never sent to.
-        sqlx::query(
-            "update mailing_recipients set status = 'failed', error = 'Unsubscribed or bounced before sending'
-             where mailing_id = $1 and status = 'queued'",
-        )
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
-    if batch.is_empty() {
-        return Ok(None);
-    }
-    let (mailing, links, client_id) = (mailing.clone(), ctx.services.links.clone(), ctx.client.id);
-    Ok(Some(tokio::spawn(async move {
+) -> tokio::task::JoinHandle<Result<Option<Rendered>, JobError>> {
+    let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
+    let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
+    tokio::spawn(async move {
+        let batch = claim(&tenancy, &client, mailing_id).await?;
+        if batch.is_empty() {
+            return Ok(None);
+        }
         // Two halves on two blocking threads: the machine's two cores render in parallel.
+        let client_id = client.id;
         let mut first = batch;
         let second = first.split_off(first.len() / 2);
         let work = |part: Vec<(i64, String, String)>, mailing: Arc<Mailing>, links: LinkSigner| {
@@ -312,10 +298,46 @@ async fn start_batch(
         };
         let a = work(first, mailing.clone(), links.clone());
         let b = work(second, mailing, links);
-        let mut out = a.await.unwrap_or_default();
-        out.extend(b.await.unwrap_or_default());
-        out
-    })))
+        let mut out = a.await.map_err(|e| JobError::Io(e.to_string()))?;
+        out.extend(b.await.map_err(|e| JobError::Io(e.to_string()))?);
+        Ok(Some(out))
+    })
+}
+
+/// Marks the next batch of queued recipients `sending` and returns them. When none is left, what is still queued
+/// belongs to contacts who unsubscribed or bounced since the recipients were chosen: those are marked failed.
+async fn claim(
+    tenancy: &tenancy::Tenancy,
+    client: &tenancy::Client,
+    mailing_id: i64,
+) -> Result<Vec<(i64, String, String)>, JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let batch: Vec<(i64, String, String)> = sqlx::query_as(
+        "update mailing_recipients r set status = 'sending'
+         where (r.mailing_id, r.contact_id) in (
+             select q.mailing_id, q.contact_id from mailing_recipients q
+             join contacts c on c.id = q.contact_id and c.subscription = 'subscribed'
+             where q.mailing_id = $1 and q.status = 'queued'
+             order by q.contact_id limit $2 for update of q skip locked)
+         returning r.contact_id, r.email, r.first_name",
+    )
+    .bind(mailing_id)
+    .bind(BATCH)
+    .fetch_all(&mut *tx)
+    .await?;
+    if batch.is_empty() {
+        sqlx::query(
+            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
+             from contacts c
+             where r.mailing_id = $1 and r.status = 'queued' and c.id = r.contact_id
+               and c.subscription <> 'subscribed'",
+        )
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(batch)
 }
 
 fn render(
