@@ -42,6 +42,7 @@ enum Outcome {
 }
 
 pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
+    let started = Instant::now();
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
     let mailing: Option<MailingRow> = sqlx::query_as(
         "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to
@@ -85,6 +86,11 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
+    tracing::info!(
+        mailing_id,
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "recipients chosen"
+    );
 
     // Accepted messages are recorded by one task in groups (whatever has queued up, one statement each), so the
     // send loop never waits on the database and the write follows the server's answer within milliseconds.
@@ -93,6 +99,11 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     let sending = send_all(ctx, &mailing, mailing_id, sent_tx);
     let (outcome, recorded) = tokio::join!(sending, recorder);
     recorded?;
+    tracing::info!(
+        mailing_id,
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "send finished"
+    );
     if let Some(paused) = outcome? {
         return summary(ctx, mailing_id, paused).await;
     }
@@ -168,12 +179,15 @@ async fn send_all(
         next = spawn_batch(ctx, &mailing, mailing_id);
         put_back_since_claim = false;
         tracing::debug!(recipients = rendered.len(), "sending a batch");
+        // Each message is its own task, so the SMTP client's work spreads over the runtime's threads instead of
+        // running on the one thread that polls the stream.
         let outcomes: Vec<(i64, Outcome)> =
             futures::stream::iter(rendered.into_iter().map(|(contact_id, message)| {
                 let sent_tx = sent_tx.clone();
-                async move {
+                let mailer = ctx.services.mailer.clone();
+                tokio::spawn(async move {
                     let outcome = match message {
-                        Ok(m) => match ctx.services.mailer.send_message(m).await {
+                        Ok(m) => match mailer.send_message(m).await {
                             Ok(()) => Outcome::Sent,
                             Err(MailError::Permanent(e)) => Outcome::Bounced(e),
                             Err(MailError::Address(e)) | Err(MailError::Build(e)) => {
@@ -191,11 +205,14 @@ async fn send_all(
                         let _ = sent_tx.send(contact_id);
                     }
                     (contact_id, outcome)
-                }
+                })
             }))
             .buffer_unordered(ctx.services.send_concurrency.max(1))
-            .collect()
-            .await;
+            .map(|joined| joined.map_err(|e| JobError::Io(e.to_string())))
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .collect::<Result<_, _>>()?;
 
         let mut retry_any = false;
         for (contact_id, outcome) in outcomes {

@@ -684,4 +684,21 @@ async fn a_paused_mailing_resumes_and_mails_only_those_not_yet_sent() {
     let mut expected = emails.clone();
     expected.sort();
     assert_eq!(to, expected, "each recipient exactly once");
+
+    // Deleting the mailing takes its send records with it.
+    let deleted = app
+        .api(Method::DELETE, &format!("/api/crm-mailing/{id}"), &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let left: i64 =
+        sqlx::query_scalar("select count(*) from mailing_recipients where mailing_id = $1")
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(left, 0);
 }
