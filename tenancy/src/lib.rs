@@ -20,6 +20,11 @@ use sqlx::PgPool;
 use std::str::FromStr;
 use std::time::Duration;
 
+/// A lock held while it lives; dropping it closes its connection, which releases the lock.
+pub struct ExclusiveLock {
+    _conn: sqlx::PgConnection,
+}
+
 /// Handle to the database as seen through tenancy. Cheap to clone.
 #[derive(Clone)]
 pub struct Tenancy {
@@ -47,6 +52,25 @@ impl Tenancy {
     /// A transaction in the `public` schema, for the registry and universal users.
     pub async fn public(&self) -> Result<PublicTx, TenancyError> {
         PublicTx::begin(&self.pool).await
+    }
+
+    /// Takes the lock `(client, key)` for as long as the returned guard lives, or `None` when another process
+    /// holds it. The lock lives on a connection of its own, outside the pool: if the process dies, the connection
+    /// closes and the lock is released by the server, so a crash never leaves it stuck.
+    pub async fn try_exclusive(
+        &self,
+        client: &Client,
+        key: i64,
+    ) -> Result<Option<ExclusiveLock>, TenancyError> {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect_with(&self.options).await?;
+        let taken: bool =
+            sqlx::query_scalar("select pg_try_advisory_lock($1::bigint # ($2::bigint << 32))")
+                .bind(key)
+                .bind(client.id)
+                .fetch_one(&mut conn)
+                .await?;
+        Ok(taken.then_some(ExclusiveLock { _conn: conn }))
     }
 
     /// True when the database answers.

@@ -1,7 +1,7 @@
-//! Sending a confirmed mailing. Every recipient gets a row before anything is sent; a row is claimed
-//! (`sending`) before its message goes out and marked `sent` the moment the server accepts it, so a crashed or
-//! retried send resumes where it stopped and never mails anyone twice (only a message whose acceptance was not
-//! yet written when the process died — a window of one database round trip — can go again).
+//! Sending a confirmed mailing. Every recipient gets a row before anything is sent, and the row is marked `sent`
+//! the moment the server accepts its message, so a crashed or retried send resumes where it stopped and never
+//! mails anyone twice (only a message whose acceptance was not yet written when the process died — a window of
+//! milliseconds — can go again). One worker sends a mailing at a time (a lock per mailing).
 
 use crate::mail::links::{LinkSigner, Recipient};
 use crate::mail::{merge, MailError, MergeValues, Outgoing};
@@ -43,6 +43,13 @@ enum Outcome {
 
 pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
     let started = Instant::now();
+    // One sender per mailing at a time. A worker that died released the lock with its connection; one that is
+    // still sending (a job handed over too early) makes this attempt fail and retry later.
+    let Some(_sending) = ctx.tenancy.try_exclusive(ctx.client, mailing_id).await? else {
+        return Err(JobError::Io(
+            "This mailing is being sent by another worker".to_owned(),
+        ));
+    };
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
     let mailing: Option<MailingRow> = sqlx::query_as(
         "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to
@@ -161,23 +168,21 @@ async fn send_all(
     let mailing = Arc::new(mailing.clone());
     // The next batch is claimed, rendered, signed and built by a task of its own while this one is sent, so the
     // SMTP stage never waits on the database or on the CPU work.
-    let mut next = spawn_batch(ctx, &mailing, mailing_id);
-    // Rows put back for a retry after the pending claim started: that claim may not have seen them.
-    let mut put_back_since_claim = false;
+    let mut next = spawn_batch(ctx, &mailing, mailing_id, 0);
+    // Recipients to try again sit behind the cursor: once the rest is sent, the reading starts over for them.
+    let mut retries_pending = false;
     loop {
         let claimed = next.await.map_err(|e| JobError::Io(e.to_string()))??;
-        let Some(rendered) = claimed else {
-            if !put_back_since_claim {
+        let Some((cursor, rendered)) = claimed else {
+            if !retries_pending {
                 break;
             }
-            // The rows just put back are the only ones left: claim them again after the backoff.
-            put_back_since_claim = false;
+            retries_pending = false;
             tokio::time::sleep(backoff).await;
-            next = spawn_batch(ctx, &mailing, mailing_id);
+            next = spawn_batch(ctx, &mailing, mailing_id, 0);
             continue;
         };
-        next = spawn_batch(ctx, &mailing, mailing_id);
-        put_back_since_claim = false;
+        next = spawn_batch(ctx, &mailing, mailing_id, cursor);
         tracing::debug!(recipients = rendered.len(), "sending a batch");
         // Each message is its own task, so the SMTP client's work spreads over the runtime's threads instead of
         // running on the one thread that polls the stream.
@@ -234,7 +239,7 @@ async fn send_all(
                 Outcome::Retry(e) => {
                     consecutive_failures += 1;
                     retry_any = true;
-                    put_back_since_claim = true;
+                    retries_pending = true;
                     mark(ctx, mailing_id, contact_id, "queued", Some(&e)).await?;
                 }
             }
@@ -275,21 +280,22 @@ async fn send_all(
 
 type Rendered = Vec<(i64, Result<lettre::Message, MailError>)>;
 
-/// Claims the next batch of queued recipients and renders it on blocking threads, in a task of its own; the
-/// task answers `None` when no recipient is left. Contacts who unsubscribed or bounced since the recipients were
-/// chosen are never sent to.
+/// Reads the next batch of queued recipients after `cursor` (a contact id) and renders it on blocking threads,
+/// in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
+/// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
 fn spawn_batch(
     ctx: &JobContext<'_>,
     mailing: &Arc<Mailing>,
     mailing_id: i64,
-) -> tokio::task::JoinHandle<Result<Option<Rendered>, JobError>> {
+    cursor: i64,
+) -> tokio::task::JoinHandle<Result<Option<(i64, Rendered)>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
     let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
     tokio::spawn(async move {
-        let batch = claim(&tenancy, &client, mailing_id).await?;
-        if batch.is_empty() {
+        let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
+        let Some(last) = batch.last().map(|r| r.0) else {
             return Ok(None);
-        }
+        };
         // Two halves on two blocking threads: the machine's two cores render in parallel.
         let client_id = client.id;
         let mut first = batch;
@@ -317,28 +323,29 @@ fn spawn_batch(
         let b = work(second, mailing, links);
         let mut out = a.await.map_err(|e| JobError::Io(e.to_string()))?;
         out.extend(b.await.map_err(|e| JobError::Io(e.to_string()))?);
-        Ok(Some(out))
+        Ok(Some((last, out)))
     })
 }
 
-/// Marks the next batch of queued recipients `sending` and returns them. When none is left, what is still queued
-/// belongs to contacts who unsubscribed or bounced since the recipients were chosen: those are marked failed.
-async fn claim(
+/// The next queued recipients after `cursor`, in contact order. Reading takes no lock and writes nothing: the
+/// mailing's send lock keeps other senders away, and only an accepted message changes a row (to `sent`). When
+/// none is left, what is still queued belongs to contacts who unsubscribed or bounced since the recipients were
+/// chosen: those are marked failed.
+async fn next_recipients(
     tenancy: &tenancy::Tenancy,
     client: &tenancy::Client,
     mailing_id: i64,
+    cursor: i64,
 ) -> Result<Vec<(i64, String, String)>, JobError> {
     let mut tx = tenancy.begin(client).await?;
     let batch: Vec<(i64, String, String)> = sqlx::query_as(
-        "update mailing_recipients r set status = 'sending'
-         where (r.mailing_id, r.contact_id) in (
-             select q.mailing_id, q.contact_id from mailing_recipients q
-             join contacts c on c.id = q.contact_id and c.subscription = 'subscribed'
-             where q.mailing_id = $1 and q.status = 'queued'
-             order by q.contact_id limit $2 for update of q skip locked)
-         returning r.contact_id, r.email, r.first_name",
+        "select r.contact_id, r.email, r.first_name from mailing_recipients r
+         join contacts c on c.id = r.contact_id and c.subscription = 'subscribed'
+         where r.mailing_id = $1 and r.status = 'queued' and r.contact_id > $2
+         order by r.contact_id limit $3",
     )
     .bind(mailing_id)
+    .bind(cursor)
     .bind(BATCH)
     .fetch_all(&mut *tx)
     .await?;
