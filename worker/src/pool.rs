@@ -1,6 +1,6 @@
 use crate::{runner, schedule, JobError, JobMessage, JobQueue, Services, MAX_ATTEMPTS};
 use apalis::layers::retry::RetryPolicy;
-use apalis::prelude::{Data, Monitor, WorkerBuilder, WorkerBuilderExt};
+use apalis::prelude::{BackendExt, Data, Monitor, WorkerBuilder, WorkerBuilderExt};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,7 +52,9 @@ pub async fn run_pool(
         .shutdown_timeout(config.shutdown_timeout)
         .register_n(config.concurrency.max(1), move |index, _| {
             WorkerBuilder::new(format!("{prefix}-{index}"))
-                .backend(queue.storage())
+                // Without an interval the backend asks Redis for work thousands of times a second while a
+                // worker is busy, taking a core from the jobs themselves.
+                .backend(queue.storage().poll_with_interval(POLL_INTERVAL))
                 .data(tenancy.clone())
                 .data(services.clone())
                 .retry(RetryPolicy::retries(retries).with_backoff(backoff.clone()))
@@ -67,6 +69,9 @@ pub async fn run_pool(
     }
     result
 }
+
+/// How often an idle worker slot asks the queue for work: the most a queued job waits before it starts.
+const POLL_INTERVAL: Duration = Duration::from_millis(200);
 
 async fn handle(
     message: JobMessage,
