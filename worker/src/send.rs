@@ -104,11 +104,17 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         "recipients chosen"
     );
 
-    // Accepted messages are recorded by one task in groups (whatever has queued up, one statement each), so the
-    // send loop never waits on the database and the write follows the server's answer within milliseconds.
-    let (sent_tx, sent_rx) = tokio::sync::mpsc::unbounded_channel::<i64>();
-    let recorder = record_sent(ctx, mailing_id, sent_rx);
-    let sending = send_all(ctx, &mailing, mailing_id, sent_tx);
+    // Accepted messages are recorded by one task every few milliseconds, whatever has gathered, one statement
+    // each: the send loop never waits on the database, no message wakes another thread, and the write follows
+    // the server's answer within milliseconds.
+    let log = Arc::new(SentLog::default());
+    let recorder = record_sent(ctx, mailing_id, &log);
+    let sending = async {
+        let outcome = send_all(ctx, &mailing, mailing_id, &log).await;
+        log.finished
+            .store(true, std::sync::atomic::Ordering::Release);
+        outcome
+    };
     let (outcome, recorded) = tokio::join!(sending, recorder);
     recorded?;
     tracing::info!(
@@ -128,34 +134,66 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     summary(ctx, mailing_id, String::new()).await
 }
 
-/// Writes `sent` for the contacts arriving on `sent`, a group at a time, until the sender side is dropped.
-async fn record_sent(
-    ctx: &JobContext<'_>,
-    mailing_id: i64,
-    mut sent: tokio::sync::mpsc::UnboundedReceiver<i64>,
-) -> Result<(), JobError> {
-    let mut group = Vec::new();
-    while let Some(first) = sent.recv().await {
-        group.clear();
-        group.push(first);
-        while group.len() < 5000 {
-            match sent.try_recv() {
-                Ok(next) => group.push(next),
-                Err(_) => break,
-            }
-        }
-        let mut tx = ctx.tenancy.begin(ctx.client).await?;
-        sqlx::query(
-            "update mailing_recipients set status = 'sent', error = null, sent_at = now()
-             where mailing_id = $1 and contact_id = any ($2)",
-        )
-        .bind(mailing_id)
-        .bind(&group)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
+/// Contacts whose messages the server accepted, waiting to be written as `sent`.
+#[derive(Default)]
+struct SentLog {
+    ids: std::sync::Mutex<Vec<i64>>,
+    /// Set once no more ids will come.
+    finished: std::sync::atomic::AtomicBool,
+}
+
+impl SentLog {
+    fn push(&self, contact_id: i64) {
+        self.ids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(contact_id);
     }
-    Ok(())
+
+    fn take(&self) -> Vec<i64> {
+        std::mem::take(
+            &mut *self
+                .ids
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+}
+
+/// How often accepted messages are written: the longest a delivered message goes unrecorded, plus the write.
+const RECORD_EVERY: Duration = Duration::from_millis(2);
+
+/// Writes `sent` for the contacts in `log` every [`RECORD_EVERY`] until the log is finished and empty.
+async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Result<(), JobError> {
+    let mut tick = tokio::time::interval(RECORD_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        // Read the flag before taking the ids: every id pushed before it was set is in this take.
+        let finished = log.finished.load(std::sync::atomic::Ordering::Acquire);
+        let group = log.take();
+        if !group.is_empty() {
+            let mut tx = ctx.tenancy.begin(ctx.client).await?;
+            // These commits do not wait for the disk: the row is visible to a restarted worker at once, which is
+            // what keeps a killed send from mailing anyone twice. Only a crash of the database server itself
+            // could lose the last fraction of a second of them (those messages would go again).
+            sqlx::query("set local synchronous_commit = off")
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "update mailing_recipients set status = 'sent', error = null, sent_at = now()
+                 where mailing_id = $1 and contact_id = any ($2)",
+            )
+            .bind(mailing_id)
+            .bind(&group)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        }
+        if finished {
+            return Ok(());
+        }
+    }
 }
 
 /// Sends every queued recipient; `Some(message)` when the send had to pause.
@@ -163,7 +201,7 @@ async fn send_all(
     ctx: &JobContext<'_>,
     mailing: &Mailing,
     mailing_id: i64,
-    sent_tx: tokio::sync::mpsc::UnboundedSender<i64>,
+    sent: &Arc<SentLog>,
 ) -> Result<Option<String>, JobError> {
     let started = Instant::now();
     let mut consecutive_failures = 0u32;
@@ -177,7 +215,9 @@ async fn send_all(
     // Recipients to try again sit behind the cursor: once the rest is sent, the reading starts over for them.
     let mut retries_pending = false;
     loop {
+        let waited = Instant::now();
         let claimed = next.await.map_err(|e| JobError::Io(e.to_string()))??;
+        let waited = waited.elapsed();
         let Some((cursor, rendered)) = claimed else {
             if !retries_pending {
                 break;
@@ -188,12 +228,13 @@ async fn send_all(
             continue;
         };
         next = spawn_batch(ctx, &mailing, mailing_id, cursor);
-        tracing::debug!(recipients = rendered.len(), "sending a batch");
+        let sending = Instant::now();
+        let batch_size = rendered.len();
         // Each message is its own task, so the SMTP client's work spreads over the runtime's threads instead of
         // running on the one thread that polls the stream.
         let outcomes: Vec<(i64, Outcome)> =
             futures::stream::iter(rendered.into_iter().map(|(contact_id, message)| {
-                let sent_tx = sent_tx.clone();
+                let sent = sent.clone();
                 let mailer = ctx.services.mailer.clone();
                 tokio::spawn(async move {
                     let outcome = match message {
@@ -212,7 +253,7 @@ async fn send_all(
                     }
                     if matches!(outcome, Outcome::Sent) {
                         // Recorded within milliseconds by the recorder: the smaller this window, the closer to once.
-                        let _ = sent_tx.send(contact_id);
+                        sent.push(contact_id);
                     }
                     (contact_id, outcome)
                 })
@@ -224,6 +265,12 @@ async fn send_all(
             .into_iter()
             .collect::<Result<_, _>>()?;
 
+        tracing::debug!(
+            recipients = batch_size,
+            waited_ms = waited.as_secs_f64() * 1000.0,
+            sent_ms = sending.elapsed().as_secs_f64() * 1000.0,
+            "batch sent"
+        );
         let mut retry_any = false;
         for (contact_id, outcome) in outcomes {
             match outcome {
