@@ -212,3 +212,79 @@ fn base64_url_decode(input: &str) -> Vec<u8> {
     }
     out
 }
+
+/// Every operation the document marks as secured, with its path parameters filled in.
+async fn secured_operations(app: &TestApp) -> Vec<(Method, String)> {
+    let spec: Value = app
+        .request(Method::GET, "/api/openapi.json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut operations = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            if operation["security"]
+                .as_array()
+                .is_none_or(|s| s.is_empty())
+            {
+                continue;
+            }
+            let concrete = path.replace("{kind}", "client").replace(['{', '}'], "");
+            let concrete = concrete
+                .split('/')
+                .map(|segment| {
+                    if ["id", "uploadId"].contains(&segment) {
+                        "1"
+                    } else {
+                        segment
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/");
+            operations.push((
+                Method::from_bytes(method.to_uppercase().as_bytes()).unwrap(),
+                concrete,
+            ));
+        }
+    }
+    assert!(operations.len() > 40, "{operations:?}");
+    operations
+}
+
+#[tokio::test]
+async fn every_secured_operation_refuses_a_missing_forged_or_expired_token() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let mut claims = decode_payload(&session.token);
+    claims["exp"] = serde_json::json!(chrono::Utc::now().timestamp() - 120);
+    let expired = jsonwebtoken::encode(
+        &jsonwebtoken::Header::default(),
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(b"test-secret-test-secret-test-secret!"),
+    )
+    .unwrap();
+    let forged = forge(&session.token);
+    for (method, path) in secured_operations(&app).await {
+        for token in [None, Some(expired.as_str()), Some(forged.as_str())] {
+            let mut request = app
+                .request(method.clone(), &path)
+                .header("client-short", &client.short_name)
+                .header("client-id", client.id.to_string())
+                .json(&serde_json::json!({}));
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(
+                response.status(),
+                StatusCode::UNAUTHORIZED,
+                "{method} {path} with token {:?}",
+                token.map(|t| &t[..10])
+            );
+        }
+    }
+}
