@@ -35,6 +35,7 @@ async fn main() {
                 unsubscribe_url: Some(
                     "http://127.0.0.1:8080/api/unsubscribe/MTox.abcdefghijklmnopqrstuv".into(),
                 ),
+                message_id: Some(format!("m1.c{i}.k1@campaign.example.org")),
             }
             .build()
             .unwrap()

@@ -449,6 +449,13 @@ fn render(
         subject: merge(&mailing.subject, &values),
         html: links.instrument(&merge(&mailing.body, &values), recipient),
         unsubscribe_url: Some(links.unsubscribe_url(recipient)),
+        message_id: Some(format!(
+            "m{mailing_id}.c{contact_id}.k{client_id}@{}",
+            mailing
+                .from_address
+                .rsplit_once('@')
+                .map_or("compass.invalid", |(_, domain)| domain)
+        )),
     }
 }
 

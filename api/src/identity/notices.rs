@@ -37,6 +37,7 @@ impl Notices {
                 subject: subject.to_owned(),
                 html,
                 unsubscribe_url: None,
+                message_id: None,
             })
             .await
     }

@@ -475,6 +475,7 @@ impl MailingsApi {
             subject: format!("[Test] {subject}"),
             html,
             unsubscribe_url: None,
+            message_id: None,
         };
         state.mailer.send(&message).await.map_err(|e| match e {
             worker::mail::MailError::Address(m) => ApiError::BadRequest(m),

@@ -328,6 +328,11 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
         .find(|m| m.recipients[0] == "ann@example.org")
         .unwrap();
     let raw = unqp(&String::from_utf8_lossy(&ann.data));
+    // A copy sent again after a crash would carry the same Message-ID.
+    assert!(
+        raw.contains(&format!("Message-ID: <m{id}.c")),
+        "a Message-ID per mailing and recipient: {raw}"
+    );
     assert!(raw.contains("Subject: Hello Ann"), "{raw}");
     assert!(raw.contains("Dear Ann,"), "{raw}");
     assert!(raw.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));

@@ -77,6 +77,9 @@ pub struct Outgoing {
     pub html: String,
     /// RFC 8058 one-click unsubscribe address; adds List-Unsubscribe and List-Unsubscribe-Post.
     pub unsubscribe_url: Option<String>,
+    /// A Message-ID fixed by the caller (without angle brackets). A send that goes again after a crash gives the
+    /// copy the same id, so mailbox providers that drop duplicates by Message-ID show it once. Random when None.
+    pub message_id: Option<String>,
 }
 
 fn mailbox(name: Option<&str>, address: &str) -> Result<Mailbox, MailError> {
@@ -144,6 +147,9 @@ impl Outgoing {
             .subject(self.subject.replace(['\r', '\n'], " "));
         if let Some(reply_to) = &self.reply_to {
             builder = builder.reply_to(mailbox(None, reply_to)?);
+        }
+        if let Some(id) = &self.message_id {
+            builder = builder.message_id(Some(format!("<{id}>")));
         }
         if let Some(url) = &self.unsubscribe_url {
             builder = builder
@@ -261,6 +267,7 @@ mod tests {
             subject: "Hello\r\nBcc: victim@example.org".into(),
             html: "<p>Hi</p>".into(),
             unsubscribe_url: Some("https://example.org/u/abc".into()),
+            message_id: None,
         }
         .build()
         .unwrap();
