@@ -103,6 +103,26 @@ pub fn answer_matches(
         .is_some_and(|stored| hasher.matches(purpose.as_str(), answer, stored))
 }
 
+/// Checks `secret` against the user's open challenge of `purpose`: the challenge's id when it matches, `None`
+/// when there is no open challenge or the answer is wrong. A wrong answer is counted; commit the transaction to
+/// keep the count. A right one is not consumed here.
+pub async fn check_secret(
+    conn: &mut PgConnection,
+    hasher: &SecretHasher,
+    user_id: i64,
+    purpose: Purpose,
+    secret: &str,
+) -> Result<Option<i64>, sqlx::Error> {
+    let Some(challenge) = current(&mut *conn, user_id, purpose).await? else {
+        return Ok(None);
+    };
+    if answer_matches(hasher, purpose, &challenge, secret) {
+        return Ok(Some(challenge.id));
+    }
+    record_wrong_answer(conn, challenge.id).await?;
+    Ok(None)
+}
+
 /// Marks a challenge answered.
 pub async fn consume(conn: &mut PgConnection, id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("update auth_challenges set used = now() where id = $1")

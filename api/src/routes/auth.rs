@@ -774,20 +774,19 @@ impl AuthApi {
                 status: "verified".to_owned(),
             }));
         }
-        let challenge = challenges::current(&mut tx, account.id, Purpose::VerifyEmail)
-            .await?
-            .ok_or_else(invalid_link)?;
-        if !challenges::answer_matches(
+        let Some(challenge) = challenges::check_secret(
+            &mut tx,
             &state.hasher,
+            account.id,
             Purpose::VerifyEmail,
-            &challenge,
             &body.0.token,
-        ) {
-            challenges::record_wrong_answer(&mut tx, challenge.id).await?;
+        )
+        .await?
+        else {
             tx.commit().await?;
             return Err(invalid_link());
-        }
-        challenges::consume(&mut tx, challenge.id).await?;
+        };
+        challenges::consume(&mut tx, challenge).await?;
         sqlx::query("update client_users set email_verified = now() where id = $1")
             .bind(account.id)
             .execute(&mut *tx)
@@ -866,23 +865,15 @@ impl AuthApi {
             return Ok(Json(ResetCheckResponse { valid: false }));
         };
         let mut tx = realm.begin(&state.tenancy).await?;
-        let valid = match challenges::current(&mut tx, account.id, Purpose::ResetPassword).await? {
-            Some(c)
-                if challenges::answer_matches(
-                    &state.hasher,
-                    Purpose::ResetPassword,
-                    &c,
-                    &body.0.token,
-                ) =>
-            {
-                true
-            }
-            Some(c) => {
-                challenges::record_wrong_answer(&mut tx, c.id).await?;
-                false
-            }
-            None => false,
-        };
+        let valid = challenges::check_secret(
+            &mut tx,
+            &state.hasher,
+            account.id,
+            Purpose::ResetPassword,
+            &body.0.token,
+        )
+        .await?
+        .is_some();
         tx.commit().await?;
         Ok(Json(ResetCheckResponse { valid }))
     }
@@ -918,20 +909,19 @@ impl AuthApi {
             .map_err(ApiError::internal)?
             .map_err(ApiError::internal)?;
         let mut tx = realm.begin(&state.tenancy).await?;
-        let challenge = challenges::current(&mut tx, account.id, Purpose::ResetPassword)
-            .await?
-            .ok_or_else(invalid_link)?;
-        if !challenges::answer_matches(
+        let Some(challenge) = challenges::check_secret(
+            &mut tx,
             &state.hasher,
+            account.id,
             Purpose::ResetPassword,
-            &challenge,
             &body.token,
-        ) {
-            challenges::record_wrong_answer(&mut tx, challenge.id).await?;
+        )
+        .await?
+        else {
             tx.commit().await?;
             return Err(invalid_link());
-        }
-        challenges::consume(&mut tx, challenge.id).await?;
+        };
+        challenges::consume(&mut tx, challenge).await?;
         sqlx::query(identity::users_sql(
             &realm,
             "update {users} set password_hash = $2 where id = $1",

@@ -58,7 +58,7 @@ async fn a_user_sees_and_may_enter_only_the_clients_granted() {
     );
 
     let session = app.session_for(&email, &granted).await;
-    let claims = decode_payload(&session.token);
+    let claims = decode_claims(&session.token);
     assert_eq!(claims["scope"], serde_json::json!(["basic", "client"]));
     assert_eq!(claims["clientId"], granted.id);
     assert_eq!(claims["clientShort"], granted.short_name.as_str());
@@ -178,39 +178,14 @@ async fn me_lists_the_users_permissions_in_the_chosen_client() {
     assert_eq!(after["canSwitchClient"], true);
 }
 
-fn decode_payload(token: &str) -> Value {
-    use base64_url_decode as decode;
-    let payload = token.split('.').nth(1).unwrap();
-    serde_json::from_slice(&decode(payload)).unwrap()
-}
-
 fn forge(token: &str) -> String {
-    let claims = decode_payload(token);
+    let claims = decode_claims(token);
     jsonwebtoken::encode(
         &jsonwebtoken::Header::default(),
         &claims,
         &jsonwebtoken::EncodingKey::from_secret(b"not-the-server-secret-not-the-server"),
     )
     .unwrap()
-}
-
-/// Minimal base64url (no padding) decoder, enough to read a JWT payload in a test.
-fn base64_url_decode(input: &str) -> Vec<u8> {
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut bits: u32 = 0;
-    let mut count = 0;
-    let mut out = Vec::new();
-    for c in input.bytes() {
-        let value = alphabet.iter().position(|&a| a == c).unwrap() as u32;
-        bits = (bits << 6) | value;
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push((bits >> count) as u8);
-            bits &= (1 << count) - 1;
-        }
-    }
-    out
 }
 
 /// Every operation the document marks as secured, with its path parameters filled in.
@@ -259,14 +234,7 @@ async fn every_secured_operation_refuses_a_missing_forged_or_expired_token() {
     let app = spawn_app().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;
-    let mut claims = decode_payload(&session.token);
-    claims["exp"] = serde_json::json!(chrono::Utc::now().timestamp() - 120);
-    let expired = jsonwebtoken::encode(
-        &jsonwebtoken::Header::default(),
-        &claims,
-        &jsonwebtoken::EncodingKey::from_secret(b"test-secret-test-secret-test-secret!"),
-    )
-    .unwrap();
+    let expired = expired(&session.token);
     let forged = forge(&session.token);
     for (method, path) in secured_operations(&app).await {
         for token in [None, Some(expired.as_str()), Some(forged.as_str())] {

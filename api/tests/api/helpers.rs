@@ -10,6 +10,8 @@ use worker::mail::sink::{serve, Delivered};
 use worker::{run_pool, JobQueue, PoolConfig};
 
 pub const PASSWORD: &str = "Sturdy-passw0rd";
+/// The secret test apps sign tokens with.
+pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret!";
 
 pub fn database_url() -> String {
     std::env::var("TEST_DATABASE_URL")
@@ -70,7 +72,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         job_queue: queue_name.clone(),
         host: "127.0.0.1".into(),
         port: 0,
-        jwt_secret: "test-secret-test-secret-test-secret!".into(),
+        jwt_secret: JWT_SECRET.into(),
         token_ttl_minutes: 30,
         web_dist,
         provider_name: "Test Agency".into(),
@@ -434,4 +436,28 @@ pub async fn start_http(status: u16, body: String) -> (String, Arc<Mutex<Vec<Cap
         }
     });
     (url, seen)
+}
+
+/// The claims of a JWT, read without checking its signature.
+pub fn decode_claims(token: &str) -> Value {
+    use base64::Engine;
+    let payload = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+/// The same token, signed with the test apps' secret, but expired two minutes ago.
+pub fn expired(token: &str) -> String {
+    let mut claims = decode_claims(token);
+    claims["exp"] = serde_json::json!(chrono::Utc::now().timestamp() - 120);
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::default(),
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(JWT_SECRET.as_bytes()),
+    )
+    .unwrap()
 }

@@ -729,14 +729,7 @@ async fn an_expired_token_is_refused() {
     let app = spawn_app().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;
-    let mut claims = decode_claims(&session.token);
-    claims["exp"] = json!(chrono::Utc::now().timestamp() - 120);
-    let expired = jsonwebtoken::encode(
-        &jsonwebtoken::Header::default(),
-        &claims,
-        &jsonwebtoken::EncodingKey::from_secret(b"test-secret-test-secret-test-secret!"),
-    )
-    .unwrap();
+    let expired = expired(&session.token);
     let stale = Session {
         token: expired,
         client,
@@ -1412,15 +1405,4 @@ async fn client_auth_mode_signs_in_to_the_one_client() {
         "/auth/finish-registration",
     );
     assert_eq!(params["client"], client.short_name);
-}
-
-fn decode_claims(token: &str) -> Value {
-    use base64::Engine;
-    let payload = token.split('.').nth(1).unwrap();
-    serde_json::from_slice(
-        &base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(payload)
-            .unwrap(),
-    )
-    .unwrap()
 }
