@@ -19,39 +19,20 @@ export function loginPasswordError(value: string): string | null {
   return null;
 }
 
-export const PASSWORD_RULE_MESSAGE =
-  'Should contain 8 or more characters and at least one of each of the following: number, upper case, lower case.';
-export const PASSWORD_MISMATCH_MESSAGE = 'Password does not match';
-export const PHONE_MESSAGE = 'Phone number should include only digits';
+// Password and phone rules are shared with the profile page.
+export {
+  PASSWORD_MISMATCH_MESSAGE,
+  PASSWORD_RULE_MESSAGE,
+  PHONE_MESSAGE,
+  confirmPasswordError,
+  isStrongPassword,
+  isValidPhone,
+  newPasswordError,
+  phoneError,
+} from '@/lib/validation';
+
 export const INVALID_PASSCODE_MESSAGE = 'Invalid passcode';
-export const PASSWORD_MIN = 8;
 export const CODE_LENGTH = 6;
-export const PHONE_LENGTH = 10;
-
-/** At least 8 characters with a digit, a lower-case and an upper-case letter (the server's rule). */
-export const isStrongPassword = (value: string): boolean =>
-  [...value].length >= PASSWORD_MIN && /\d/.test(value) && /\p{Ll}/u.test(value) && /\p{Lu}/u.test(value);
-
-/** Register and reset: required, then the strength rule. */
-export function newPasswordError(value: string): string | null {
-  if (value === '') return REQUIRED_MESSAGE;
-  if (!isStrongPassword(value)) return PASSWORD_RULE_MESSAGE;
-  return null;
-}
-
-export function confirmPasswordError(password: string, confirm: string): string | null {
-  if (confirm === '') return REQUIRED_MESSAGE;
-  if (confirm !== password) return PASSWORD_MISMATCH_MESSAGE;
-  return null;
-}
-
-/** Phone is optional; when given it is exactly 10 digits. */
-export const isValidPhone = (value: string): boolean => new RegExp(`^\\d{${PHONE_LENGTH}}$`).test(value.trim());
-
-export function phoneError(value: string): string | null {
-  if (value.trim() === '') return null;
-  return isValidPhone(value) ? null : PHONE_MESSAGE;
-}
 
 export function requiredError(value: string): string | null {
   return value.trim() === '' ? REQUIRED_MESSAGE : null;
