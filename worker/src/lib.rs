@@ -23,7 +23,10 @@ pub use row::{JobResult, JobRow};
 
 /// What jobs need besides the database: outgoing mail and its signed links.
 pub struct Services {
-    pub mailer: mail::Mailer,
+    /// Where mailings go; a send holds `send_concurrency` connections to it.
+    pub smtp: mail::SmtpServer,
+    /// The folder of send journals (see `send::journal`): on a disk that outlives the worker process.
+    pub send_journal: std::path::PathBuf,
     pub links: mail::links::LinkSigner,
     /// Messages per second per mailing send; 0 for as fast as the server takes them.
     pub send_rate_per_second: u32,

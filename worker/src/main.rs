@@ -38,6 +38,10 @@ struct Args {
     /// The api's public address, used in tracking and unsubscribe links.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     public_url: String,
+    /// Folder of the send journals, which let a send resumed after a crash skip the messages already handed over.
+    /// Defaults to compass-send-journal in the system's temporary folder.
+    #[arg(long, env = "SEND_JOURNAL_DIR")]
+    send_journal_dir: Option<std::path::PathBuf>,
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
     schedule_seconds: u64,
@@ -55,7 +59,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tenancy.migrate_all().await?;
     let queue = JobQueue::connect(&args.redis_url, &args.queue).await?;
     let services = std::sync::Arc::new(worker::Services {
-        mailer: worker::mail::Mailer::from_url(&args.smtp_url, args.smtp_pool_size)?,
+        smtp: worker::mail::SmtpServer::from_url(&args.smtp_url)?,
+        send_journal: args
+            .send_journal_dir
+            .unwrap_or_else(|| std::env::temp_dir().join("compass-send-journal")),
         links: worker::mail::links::LinkSigner::new(&args.tracking_secret, &args.public_url),
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,

@@ -31,6 +31,8 @@ pub struct TestApp {
     pub address: String,
     pub smtp_url: String,
     pub tracking_secret: String,
+    /// The send journals of this app's workers.
+    pub send_journal: std::path::PathBuf,
     pub tenancy: Tenancy,
     pub queue_name: String,
     pub http: reqwest::Client,
@@ -111,6 +113,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         address: address.clone(),
         smtp_url,
         tracking_secret,
+        send_journal: std::env::temp_dir().join(unique("compass-journal-")),
         tenancy,
         queue_name,
         http: reqwest::Client::new(),
@@ -160,7 +163,8 @@ impl TestApp {
             schedule_every,
         };
         let services = std::sync::Arc::new(worker::Services {
-            mailer: worker::mail::Mailer::from_url(&self.smtp_url, 4).unwrap(),
+            smtp: worker::mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
+            send_journal: self.send_journal.clone(),
             links: worker::mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
             send_rate_per_second: 0,
             send_concurrency: 4,

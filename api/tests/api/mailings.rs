@@ -707,3 +707,54 @@ async fn a_paused_mailing_resumes_and_mails_only_those_not_yet_sent() {
     tx.commit().await.unwrap();
     assert_eq!(left, 0);
 }
+
+#[tokio::test]
+async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
+    let (port, inbox) = start_sink_with(std::sync::Arc::new(|_: &str| None)).await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let emails = addresses("handed", 4);
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    // A worker killed right after writing the final "." of handed0's message left this in its send journal
+    // (little-endian contact ids: + before the end of a message, - when the server then refused it): handed0
+    // may have been delivered, handed1's message was refused after its end and must go again.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let ids: Vec<i64> =
+        sqlx::query_scalar("select id from contacts where email = any ($1) order by email")
+            .bind(&emails[..2])
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+    tx.commit().await.unwrap();
+    let journal = app
+        .send_journal
+        .join(format!("client{}-mailing{id}.journal", client.id));
+    std::fs::create_dir_all(&app.send_journal).unwrap();
+    let entries: Vec<u8> = [ids[0], ids[1], -ids[1]]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    std::fs::write(&journal, entries).unwrap();
+
+    let _worker = app.start_worker().await;
+    send_now(&app, &client, id).await;
+    let done = wait_for_delivery(&app, &session, id, "done").await;
+    let mut to: Vec<String> = inbox
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|m| m.recipients[0].clone())
+        .collect();
+    to.sort();
+    assert_eq!(to, emails[1..].to_vec(), "handed0 is not mailed twice");
+    assert_eq!(done["recipCount"], 4);
+    let stats = app
+        .get_json(&format!("/api/crm-mailing/{id}/stats"), &session)
+        .await;
+    assert_eq!(stats["delivered"], 4, "{stats}");
+    assert!(
+        !journal.exists(),
+        "a finished send leaves no journal behind"
+    );
+}

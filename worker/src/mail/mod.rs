@@ -3,12 +3,13 @@
 
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
-use lettre::transport::smtp::client::Tls;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use std::time::Duration;
 
 pub mod links;
 pub mod sink;
+pub mod smtp;
+
+pub use smtp::SmtpServer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
@@ -182,35 +183,22 @@ impl Outgoing {
     }
 }
 
-/// One pooled SMTP transport; clone it freely.
+/// One pooled SMTP transport for one-off messages; clone it freely.
 #[derive(Clone)]
 pub struct Mailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
 }
 
 impl Mailer {
-    /// `smtp://host:port` (plain, for a local relay or sink), `smtp://host:port?tls=required` (STARTTLS) or
-    /// `smtps://host:port`; user and password may be given in the URL. `pool_size` connections at most.
+    /// See [`SmtpServer::from_url`]; `pool_size` connections at most.
     pub fn from_url(url: &str, pool_size: u32) -> Result<Self, MailError> {
-        let builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .map_err(|e| MailError::Config(e.to_string()))?;
-        let pool = lettre::transport::smtp::PoolConfig::new().max_size(pool_size.max(1));
-        let transport = builder
-            .pool_config(pool)
-            .timeout(Some(Duration::from_secs(30)))
-            .build();
-        Ok(Self { transport })
+        Ok(Self::new(&SmtpServer::from_url(url)?, pool_size))
     }
 
-    /// A plain connection to a host and port (tests and local sinks).
-    pub fn plain(host: &str, port: u16, pool_size: u32) -> Self {
-        let pool = lettre::transport::smtp::PoolConfig::new().max_size(pool_size.max(1));
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
-            .port(port)
-            .tls(Tls::None)
-            .pool_config(pool)
-            .build();
-        Self { transport }
+    pub fn new(server: &SmtpServer, pool_size: u32) -> Self {
+        Self {
+            transport: server.transport(pool_size),
+        }
     }
 
     pub async fn send(&self, message: &Outgoing) -> Result<(), MailError> {
@@ -219,11 +207,11 @@ impl Mailer {
     }
 
     pub async fn send_message(&self, message: Message) -> Result<(), MailError> {
-        match self.transport.send(message).await {
-            Ok(_) => Ok(()),
-            Err(e) if e.is_permanent() => Err(MailError::Permanent(e.to_string())),
-            Err(e) => Err(MailError::Transient(e.to_string())),
-        }
+        self.transport
+            .send(message)
+            .await
+            .map(|_| ())
+            .map_err(smtp::classify)
     }
 }
 

@@ -1,12 +1,16 @@
 //! Sending a confirmed mailing. Every recipient gets a row before anything is sent, and the row is marked `sent`
-//! the moment the server accepts its message, so a crashed or retried send resumes where it stopped and never
-//! mails anyone twice (only a message whose acceptance was not yet written when the process died — a window of
-//! milliseconds — can go again). One worker sends a mailing at a time (a lock per mailing).
+//! once the server accepts its message, so a crashed or retried send resumes where it stopped. What the database
+//! has not heard yet when a worker is killed, the send journal knows (see [`journal`]): a resumed send never
+//! mails anyone twice. One worker sends a mailing at a time (a lock per mailing).
+
+mod journal;
+mod outbox;
 
 use crate::mail::links::{LinkSigner, Recipient};
-use crate::mail::{merge, MailError, MergeValues, Outgoing};
+use crate::mail::{merge, MergeValues, Outgoing};
 use crate::{JobContext, JobError, JobResult};
-use futures::StreamExt;
+use journal::Journal;
+use outbox::{Outbox, Outcome, Rendered};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,14 +35,6 @@ struct Mailing {
     from_name: String,
     from_address: String,
     reply_to: Option<String>,
-}
-
-enum Outcome {
-    Sent,
-    /// The server refused this recipient for good (5xx): the address is treated as a hard bounce.
-    Bounced(String),
-    /// Try again later (4xx throttle, connection trouble).
-    Retry(String),
 }
 
 pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
@@ -70,7 +66,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         from_address,
         reply_to,
     };
-    // Recipients: the list's subscribed members, once. Rows claimed by a worker that died go back to the queue.
+    // Recipients: the list's subscribed members, once.
     sqlx::query(
         "insert into mailing_recipients (mailing_id, contact_id, email, first_name)
          select m.id, c.id, c.email, c.first_name
@@ -89,49 +85,73 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     sqlx::query("analyze mailing_recipients")
         .execute(&mut *tx)
         .await?;
-    sqlx::query("update mailing_recipients set status = 'queued' where mailing_id = $1 and status = 'sending'")
+    // Messages an earlier attempt handed to the server without living to record it are sent: not again.
+    let (journal, handed_over) =
+        Journal::open(&ctx.services.send_journal, ctx.client.id, mailing_id)
+            .map_err(journal_error)?;
+    if !handed_over.is_empty() {
+        tracing::info!(
+            mailing_id,
+            recipients = handed_over.len(),
+            "recipients mailed by an earlier attempt, recorded from the send journal"
+        );
+        sqlx::query(
+            "update mailing_recipients set status = 'sent', error = null, sent_at = now()
+             where mailing_id = $1 and contact_id = any ($2) and status = 'queued'",
+        )
         .bind(mailing_id)
+        .bind(&handed_over)
         .execute(&mut *tx)
         .await?;
+    }
     sqlx::query("update mailings set delivery = 'sending', delivery_message = null where id = $1")
         .bind(mailing_id)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
+    let journal = Arc::new(journal);
     tracing::info!(
         mailing_id,
         elapsed_ms = started.elapsed().as_millis() as u64,
         "recipients chosen"
     );
 
-    // Accepted messages are recorded by one task every few milliseconds, whatever has gathered, one statement
-    // each: the send loop never waits on the database, no message wakes another thread, and the write follows
-    // the server's answer within milliseconds.
+    // Accepted messages are recorded by one task, whatever has gathered, one statement each: the send loop never
+    // waits on the database and no message wakes another thread.
     let log = Arc::new(SentLog::default());
     let recorder = record_sent(ctx, mailing_id, &log);
     let sending = async {
-        let outcome = send_all(ctx, &mailing, mailing_id, &log).await;
+        let outcome = send_all(ctx, &mailing, mailing_id, &journal, &log).await;
         log.finished
             .store(true, std::sync::atomic::Ordering::Release);
         outcome
     };
     let (outcome, recorded) = tokio::join!(sending, recorder);
     recorded?;
+    let paused = outcome?;
     tracing::info!(
         mailing_id,
         elapsed_ms = started.elapsed().as_millis() as u64,
         "send finished"
     );
-    if let Some(paused) = outcome? {
-        return summary(ctx, mailing_id, paused).await;
-    }
+    // This commit waits for the disk, and with it every faster commit of the recorder before it: only then has
+    // the journal nothing left to tell.
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    sqlx::query("update mailings set delivery = 'done' where id = $1")
+    sqlx::query("update mailings set delivery = $2, delivery_message = $3 where id = $1")
         .bind(mailing_id)
+        .bind(if paused.is_some() { "paused" } else { "done" })
+        .bind(&paused)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    summary(ctx, mailing_id, String::new()).await
+    if let Ok(journal) = Arc::try_unwrap(journal) {
+        journal.remove().map_err(journal_error)?;
+    }
+    summary(ctx, mailing_id, paused.unwrap_or_default()).await
+}
+
+fn journal_error(e: std::io::Error) -> JobError {
+    JobError::Io(format!("send journal: {e}"))
 }
 
 /// Contacts whose messages the server accepted, waiting to be written as `sent`.
@@ -160,8 +180,9 @@ impl SentLog {
     }
 }
 
-/// How often accepted messages are written: the longest a delivered message goes unrecorded, plus the write.
-const RECORD_EVERY: Duration = Duration::from_millis(2);
+/// How often accepted messages are written. The journal covers a crash in between, so this only sets how fresh
+/// the mailing's figures are and how many rows one statement writes.
+const RECORD_EVERY: Duration = Duration::from_millis(100);
 
 /// Writes `sent` for the contacts in `log` every [`RECORD_EVERY`] until the log is finished and empty.
 async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Result<(), JobError> {
@@ -174,9 +195,8 @@ async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Re
         let group = log.take();
         if !group.is_empty() {
             let mut tx = ctx.tenancy.begin(ctx.client).await?;
-            // These commits do not wait for the disk: the row is visible to a restarted worker at once, which is
-            // what keeps a killed send from mailing anyone twice. Only a crash of the database server itself
-            // could lose the last fraction of a second of them (those messages would go again).
+            // These commits do not wait for the disk; the final status update of the send does, and the journal
+            // is kept until then, so a crash of the database server loses nothing either.
             sqlx::query("set local synchronous_commit = off")
                 .execute(&mut *tx)
                 .await?;
@@ -201,7 +221,25 @@ async fn send_all(
     ctx: &JobContext<'_>,
     mailing: &Mailing,
     mailing_id: i64,
+    journal: &Arc<Journal>,
     sent: &Arc<SentLog>,
+) -> Result<Option<String>, JobError> {
+    let outbox = Outbox::open(
+        &ctx.services.smtp,
+        ctx.services.send_concurrency,
+        journal,
+        sent,
+    );
+    let outcome = send_batches(ctx, mailing, mailing_id, &outbox).await;
+    outbox.close().await;
+    outcome
+}
+
+async fn send_batches(
+    ctx: &JobContext<'_>,
+    mailing: &Mailing,
+    mailing_id: i64,
+    outbox: &Outbox,
 ) -> Result<Option<String>, JobError> {
     let started = Instant::now();
     let mut consecutive_failures = 0u32;
@@ -209,7 +247,7 @@ async fn send_all(
     let rate = ctx.services.send_rate_per_second;
     let mut sent_so_far: u64 = 0;
     let mailing = Arc::new(mailing.clone());
-    // The next batch is claimed, rendered, signed and built by a task of its own while this one is sent, so the
+    // The next batch is read, rendered, signed and formatted by a task of its own while this one is sent, so the
     // SMTP stage never waits on the database or on the CPU work.
     let mut next = spawn_batch(ctx, &mailing, mailing_id, 0);
     // Recipients to try again sit behind the cursor: once the rest is sent, the reading starts over for them.
@@ -230,49 +268,14 @@ async fn send_all(
         next = spawn_batch(ctx, &mailing, mailing_id, cursor);
         let sending = Instant::now();
         let batch_size = rendered.len();
-        // Each message is its own task, so the SMTP client's work spreads over the runtime's threads instead of
-        // running on the one thread that polls the stream.
-        let outcomes: Vec<(i64, Outcome)> =
-            futures::stream::iter(rendered.into_iter().map(|(contact_id, message)| {
-                let sent = sent.clone();
-                let mailer = ctx.services.mailer.clone();
-                tokio::spawn(async move {
-                    let outcome = match message {
-                        Ok(m) => match mailer.send_message(m).await {
-                            Ok(()) => Outcome::Sent,
-                            Err(MailError::Permanent(e)) => Outcome::Bounced(e),
-                            Err(MailError::Address(e)) | Err(MailError::Build(e)) => {
-                                Outcome::Bounced(e)
-                            }
-                            Err(e) => Outcome::Retry(e.to_string()),
-                        },
-                        Err(e) => Outcome::Bounced(e.to_string()),
-                    };
-                    if let Outcome::Retry(e) | Outcome::Bounced(e) = &outcome {
-                        tracing::debug!(contact_id, error = %e, "message not accepted");
-                    }
-                    if matches!(outcome, Outcome::Sent) {
-                        // Recorded within milliseconds by the recorder: the smaller this window, the closer to once.
-                        sent.push(contact_id);
-                    }
-                    (contact_id, outcome)
-                })
-            }))
-            .buffer_unordered(ctx.services.send_concurrency.max(1))
-            .map(|joined| joined.map_err(|e| JobError::Io(e.to_string())))
-            .collect::<Vec<_>>()
-            .await
-            .into_iter()
-            .collect::<Result<_, _>>()?;
-
-        tracing::debug!(
-            recipients = batch_size,
-            waited_ms = waited.as_secs_f64() * 1000.0,
-            sent_ms = sending.elapsed().as_secs_f64() * 1000.0,
-            "batch sent"
-        );
+        for (contact_id, message) in rendered {
+            outbox.send(contact_id, message);
+        }
         let mut retry_any = false;
-        for (contact_id, outcome) in outcomes {
+        for _ in 0..batch_size {
+            let Some((contact_id, outcome)) = outbox.outcome().await else {
+                return Err(JobError::Io("The SMTP connections stopped".to_owned()));
+            };
             match outcome {
                 Outcome::Sent => {
                     consecutive_failures = 0;
@@ -296,27 +299,14 @@ async fn send_all(
                 }
             }
         }
+        tracing::debug!(
+            recipients = batch_size,
+            waited_ms = waited.as_secs_f64() * 1000.0,
+            sent_ms = sending.elapsed().as_secs_f64() * 1000.0,
+            "batch sent"
+        );
         if consecutive_failures >= PAUSE_AFTER {
-            let message = "Paused: the mail server refused every recent message. Check the SMTP settings and the sender, then resume sending.";
-            let mut tx = ctx.tenancy.begin(ctx.client).await?;
-            sqlx::query(
-                "update mailings set delivery = 'paused', delivery_message = $2 where id = $1",
-            )
-            .bind(mailing_id)
-            .bind(message)
-            .execute(&mut *tx)
-            .await?;
-            // The rows just written change the table's size by orders of magnitude: fresh statistics keep the batch
-            // reads on the primary key's order instead of sorting everything left for each batch.
-            sqlx::query("analyze mailing_recipients")
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("update mailing_recipients set status = 'queued' where mailing_id = $1 and status = 'sending'")
-                .bind(mailing_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            return Ok(Some(message.to_owned()));
+            return Ok(Some("Paused: the mail server refused every recent message. Check the SMTP settings and the sender, then resume sending.".to_owned()));
         }
         if retry_any {
             // A throttling server (4xx) gets more room each time.
@@ -335,17 +325,18 @@ async fn send_all(
     Ok(None)
 }
 
-type Rendered = Vec<(i64, Result<lettre::Message, MailError>)>;
+/// A batch's last contact id and its rendered messages, by contact.
+type Batch = (i64, Vec<(i64, Rendered)>);
 
-/// Reads the next batch of queued recipients after `cursor` (a contact id) and renders it on blocking threads,
-/// in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
+/// Reads the next batch of queued recipients after `cursor` (a contact id) and renders and formats it on blocking
+/// threads, in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
 /// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
 fn spawn_batch(
     ctx: &JobContext<'_>,
     mailing: &Arc<Mailing>,
     mailing_id: i64,
     cursor: i64,
-) -> tokio::task::JoinHandle<Result<Option<(i64, Rendered)>, JobError>> {
+) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
     let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
     tokio::spawn(async move {
@@ -370,10 +361,11 @@ fn spawn_batch(
                             &email,
                             &first_name,
                         )
-                        .build();
+                        .build()
+                        .map(|m| (m.envelope().clone(), m.formatted()));
                         (contact_id, message)
                     })
-                    .collect::<Rendered>()
+                    .collect::<Vec<_>>()
             })
         };
         let a = work(first, mailing.clone(), links.clone());
