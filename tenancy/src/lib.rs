@@ -73,6 +73,14 @@ impl Tenancy {
         Ok(taken.then_some(ExclusiveLock { _conn: conn }))
     }
 
+    /// A listener for `NOTIFY` on `channel`, on a connection of its own. Notifications carry no client data;
+    /// they only say that something is worth looking at through the usual doors.
+    pub async fn listen(&self, channel: &str) -> Result<sqlx::postgres::PgListener, TenancyError> {
+        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+        listener.listen(channel).await?;
+        Ok(listener)
+    }
+
     /// True when the database answers.
     pub async fn ping(&self) -> bool {
         sqlx::query_scalar::<_, i32>("select 1")

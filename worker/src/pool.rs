@@ -78,5 +78,28 @@ async fn handle(
     tenancy: Data<Tenancy>,
     services: Data<Arc<Services>>,
 ) -> Result<(), JobError> {
-    runner::execute(&tenancy, &services, &message).await
+    // The job runs as a task of its own. Polled inside the worker's own task, each of its wakeups (thousands a
+    // second during a send) would also wake the worker's queue stream, which then asks Redis for work again.
+    let (tenancy, services) = (Tenancy::clone(&tenancy), Arc::clone(&services));
+    let job = RunningJob(tokio::spawn(async move {
+        runner::execute(&tenancy, &services, &message).await
+    }));
+    job.finished().await
+}
+
+/// A job's task, cancelled with it: apalis dropping the job at shutdown must not leave the work running.
+struct RunningJob(tokio::task::JoinHandle<Result<(), JobError>>);
+
+impl RunningJob {
+    async fn finished(mut self) -> Result<(), JobError> {
+        (&mut self.0)
+            .await
+            .map_err(|e| JobError::Io(format!("the job stopped: {e}")))?
+    }
+}
+
+impl Drop for RunningJob {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }

@@ -1,18 +1,48 @@
-//! The mailing scheduler: every few seconds each worker process looks for confirmed mailings whose send time
-//! has come, claims them (the `send_attempt` stamp is the claim: one statement, so two workers never both take
-//! one) and queues a "Send Mailing" job for each.
+//! The mailing scheduler: every few seconds, and whenever a mailing that is due at once is confirmed, each worker
+//! process looks for confirmed mailings whose send time has come, claims them (the `send_attempt` stamp is the
+//! claim: one statement, so two workers never both take one) and queues a "Send Mailing" job for each.
 
 use crate::{JobKind, JobQueue};
 use std::time::Duration;
 use tenancy::Tenancy;
 
 pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
+    // Mailings confirmed with a send time that has come announce themselves (a trigger notifies): those start
+    // at once. Without the listener the passes alone still find everything.
+    let mut listener = match tenancy.listen(DUE_CHANNEL).await {
+        Ok(listener) => Some(listener),
+        Err(e) => {
+            tracing::warn!(error = %e, "not listening for due mailings; passes only");
+            None
+        }
+    };
     let mut tick = tokio::time::interval(every);
     loop {
-        tick.tick().await;
+        tokio::select! {
+            _ = tick.tick() => {}
+            notified = notification(&mut listener) => {
+                if let Err(e) = notified {
+                    tracing::warn!(error = %e, "listening for due mailings failed; passes only");
+                    listener = None;
+                }
+            }
+        }
         if let Err(e) = once(&tenancy, &queue).await {
             tracing::warn!(error = %e, "mailing scheduler pass failed");
         }
+    }
+}
+
+/// The channel the `mailings_due` trigger notifies.
+const DUE_CHANNEL: &str = "compass_mailings_due";
+
+/// The next notification; never, without a listener.
+async fn notification(
+    listener: &mut Option<sqlx::postgres::PgListener>,
+) -> Result<(), sqlx::Error> {
+    match listener {
+        Some(listener) => listener.recv().await.map(|_| ()),
+        None => std::future::pending().await,
     }
 }
 
