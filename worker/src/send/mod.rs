@@ -91,6 +91,11 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         .bind(mailing_id)
         .execute(&mut *tx)
         .await?;
+        // The rows just written change the table's size by orders of magnitude: fresh statistics keep the batch
+        // reads and the recorder's updates on the primary key instead of scanning the table each time.
+        sqlx::query("analyze mailing_recipients")
+            .execute(&mut *tx)
+            .await?;
     }
     // Messages an earlier attempt handed to the server without living to record it are sent: not again.
     let (journal, handed_over) =
@@ -394,11 +399,6 @@ async fn next_recipients(
     cursor: i64,
 ) -> Result<Vec<(i64, String, String)>, JobError> {
     let mut tx = tenancy.begin(client).await?;
-    // The recipients were just written, so the table's statistics are likely stale: without this the planner may
-    // take the table for tiny and scan and sort all of it for each batch instead of walking the primary key.
-    sqlx::query("set local enable_seqscan = off")
-        .execute(&mut *tx)
-        .await?;
     let batch: Vec<(i64, String, String)> = sqlx::query_as(
         // The subscription is looked up per row by primary key: a join would let the planner scan every
         // contact for each batch when the contacts' statistics are stale (say, right after a big import).
