@@ -25,6 +25,7 @@ export DATABASE_URL=$(pg_url compass_mail_bench) REDIS_URL=$(redis_url) JOB_QUEU
 export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking" RUST_LOG=${RUST_LOG:-warn}
 export WEB_DIST="$WORK/none" SCHEDULE_SECONDS=1 SMTP_POOL_SIZE=$POOL FORM_VIEWS_PER_MINUTE=0
 export PORT=$(free_port)
+export SEND_JOURNAL_DIR="$WORK/journal"; rm -rf "$SEND_JOURNAL_DIR"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
 PSQL=(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres compass_mail_bench)
 calc() { python3 -c "print($1)"; }
@@ -67,7 +68,9 @@ insert into crm_lists (name, kind) values ('Everyone', 'upload');
 insert into crm_list_members (list_id, contact_id) select 1, id from contacts;
 insert into senders (name, from_address) values ('Friends of the Campaign', 'team@campaign.example.org');
 SQL
-RUST_LOG=warn,worker::send=info,worker::schedule=info "$BIN/worker" >"$WORK/mail-worker.log" 2>&1 &
+# The send's own timings (recipients chosen, send finished, journal hand-over) go to the worker's log.
+WORKER_LOG_LEVEL=warn,worker::send=info,worker::schedule=info
+RUST_LOG=$WORKER_LOG_LEVEL "$BIN/worker" >"$WORK/mail-worker.log" 2>&1 &
 WORKER_PID=$!; PIDS+=($WORKER_PID)
 "$BIN/api" serve >"$WORK/mail-api.log" 2>&1 &
 PIDS+=($!)
@@ -93,7 +96,7 @@ while :; do
   if [ -n "$KILL" ] && [ -z "$killed" ] && [ "$at" -gt $((RECIPIENTS / 3)) ]; then
     kill -9 "$WORKER_PID"; killed=1
     echo "worker killed at $at messages; starting another"
-    "$BIN/worker" >>"$WORK/mail-worker.log" 2>&1 &
+    RUST_LOG=$WORKER_LOG_LEVEL "$BIN/worker" >>"$WORK/mail-worker.log" 2>&1 &
     WORKER_PID=$!; PIDS+=($WORKER_PID)
   fi
   sleep 0.05

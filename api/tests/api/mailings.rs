@@ -719,6 +719,7 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
     // A worker killed right after writing the final "." of handed0's message left this in its send journal
     // (little-endian contact ids: + before the end of a message, - when the server then refused it): handed0
     // may have been delivered, handed1's message was refused after its end and must go again.
+    // That send had started: its start names the journal.
     let mut tx = app.tenancy.begin(&client).await.unwrap();
     let ids: Vec<i64> =
         sqlx::query_scalar("select id from contacts where email = any ($1) order by email")
@@ -726,10 +727,18 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
             .fetch_all(&mut *tx)
             .await
             .unwrap();
+    let started: i64 = sqlx::query_scalar(
+        "update mailings set send_attempt = now(), delivery = 'sending' where id = $1
+         returning (extract(epoch from send_attempt) * 1000000)::bigint",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
     let journal = app
         .send_journal
-        .join(format!("client{}-mailing{id}.journal", client.id));
+        .join(format!("client{}-mailing{id}-{started}.journal", client.id));
     std::fs::create_dir_all(&app.send_journal).unwrap();
     let entries: Vec<u8> = [ids[0], ids[1], -ids[1]]
         .iter()
@@ -738,7 +747,16 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
     std::fs::write(&journal, entries).unwrap();
 
     let _worker = app.start_worker().await;
-    send_now(&app, &client, id).await;
+    worker::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap()
+        .enqueue(
+            app.tenancy.begin(&client).await.unwrap(),
+            None,
+            &worker::JobKind::SendMailing { mailing_id: id },
+        )
+        .await
+        .unwrap();
     let done = wait_for_delivery(&app, &session, id, "done").await;
     let mut to: Vec<String> = inbox
         .lock()

@@ -10,8 +10,9 @@
 //! one recipient marked sent whose message never went.
 //!
 //! Entries are little-endian i64: `+contact` before the ".", `-contact` when the server then refused the message
-//! (it stays queued). The file is per client and mailing, lives while a send is unfinished, and only a worker on
-//! the same host can read it: a send resumed elsewhere relies on the database alone.
+//! (it stays queued). The file is per client, mailing and send (named by the time the send was first started, so a
+//! recreated database never meets an old journal), lives while a send is unfinished, and only a worker on the same
+//! host can read it: a send resumed elsewhere relies on the database alone.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -26,9 +27,16 @@ pub struct Journal {
 impl Journal {
     /// Opens (or creates) the journal of a mailing and answers the contacts whose message may have reached the
     /// server in an earlier, unfinished attempt: their last entry is a `+`.
-    pub fn open(dir: &Path, client_id: i64, mailing_id: i64) -> std::io::Result<(Self, Vec<i64>)> {
+    pub fn open(
+        dir: &Path,
+        client_id: i64,
+        mailing_id: i64,
+        started: i64,
+    ) -> std::io::Result<(Self, Vec<i64>)> {
         std::fs::create_dir_all(dir)?;
-        let path = dir.join(format!("client{client_id}-mailing{mailing_id}.journal"));
+        let path = dir.join(format!(
+            "client{client_id}-mailing{mailing_id}-{started}.journal"
+        ));
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -76,7 +84,7 @@ mod tests {
     #[test]
     fn a_reopened_journal_answers_the_messages_that_may_have_gone() {
         let dir = tempfile::tempdir().unwrap();
-        let (journal, earlier) = Journal::open(dir.path(), 1, 7).unwrap();
+        let (journal, earlier) = Journal::open(dir.path(), 1, 7, 100).unwrap();
         assert!(earlier.is_empty());
         journal.ending(5).unwrap();
         journal.ending(9).unwrap();
@@ -85,11 +93,13 @@ mod tests {
         journal.refused(12).unwrap();
         journal.ending(12).unwrap();
         drop(journal);
-        let (journal, earlier) = Journal::open(dir.path(), 1, 7).unwrap();
+        let (journal, earlier) = Journal::open(dir.path(), 1, 7, 100).unwrap();
         assert_eq!(earlier, vec![5, 12]);
-        // Another mailing or client has a journal of its own.
-        assert!(Journal::open(dir.path(), 2, 7).unwrap().1.is_empty());
+        // Another client, mailing or send has a journal of its own.
+        assert!(Journal::open(dir.path(), 2, 7, 100).unwrap().1.is_empty());
+        assert!(Journal::open(dir.path(), 1, 8, 100).unwrap().1.is_empty());
+        assert!(Journal::open(dir.path(), 1, 7, 101).unwrap().1.is_empty());
         journal.remove().unwrap();
-        assert!(Journal::open(dir.path(), 1, 7).unwrap().1.is_empty());
+        assert!(Journal::open(dir.path(), 1, 7, 100).unwrap().1.is_empty());
     }
 }

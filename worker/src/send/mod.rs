@@ -19,13 +19,15 @@ const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
 const PAUSE_AFTER: u32 = 25;
 
-/// Subject, body, and the sender's name, address and reply-to (the sender may have been deleted).
+/// Subject, body, the sender's name, address and reply-to (the sender may have been deleted), and when the send
+/// was first started (microseconds; it names the send journal).
 type MailingRow = (
     String,
     String,
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<i64>,
 );
 
 #[derive(Clone)]
@@ -48,13 +50,15 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     };
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
     let mailing: Option<MailingRow> = sqlx::query_as(
-        "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to
+        "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to,
+                (extract(epoch from m.send_attempt) * 1000000)::bigint
          from mailings m left join senders s on s.id = m.sender_id where m.id = $1",
     )
     .bind(mailing_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((subject, body, Some(from_name), Some(from_address), reply_to)) = mailing else {
+    let Some((subject, body, Some(from_name), Some(from_address), reply_to, attempt)) = mailing
+    else {
         return Err(JobError::BadFile(
             "The mailing or its sender no longer exists".to_owned(),
         ));
@@ -98,9 +102,13 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
             .await?;
     }
     // Messages an earlier attempt handed to the server without living to record it are sent: not again.
-    let (journal, handed_over) =
-        Journal::open(&ctx.services.send_journal, ctx.client.id, mailing_id)
-            .map_err(journal_error)?;
+    let (journal, handed_over) = Journal::open(
+        &ctx.services.send_journal,
+        ctx.client.id,
+        mailing_id,
+        attempt.unwrap_or(0),
+    )
+    .map_err(journal_error)?;
     if !handed_over.is_empty() {
         tracing::info!(
             mailing_id,
