@@ -142,9 +142,17 @@ fn push_decoded(out: &mut String, s: &str) {
 
 impl Outgoing {
     pub fn build(&self) -> Result<Message, MailError> {
+        let from = mailbox(Some(&self.from_name), &self.from_address)?;
+        let to = mailbox(None, &self.to)?;
+        // Given the envelope, lettre does not derive it by formatting and parsing the headers again (a fifth of
+        // the work of building a message).
+        let envelope =
+            lettre::address::Envelope::new(Some(from.email.clone()), vec![to.email.clone()])
+                .map_err(|e| MailError::Address(e.to_string()))?;
         let mut builder = Message::builder()
-            .from(mailbox(Some(&self.from_name), &self.from_address)?)
-            .to(mailbox(None, &self.to)?)
+            .envelope(envelope)
+            .from(from)
+            .to(to)
             .subject(self.subject.replace(['\r', '\n'], " "));
         if let Some(reply_to) = &self.reply_to {
             builder = builder.reply_to(mailbox(None, reply_to)?);
