@@ -142,8 +142,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     let recorder = record_sent(ctx, mailing_id, &log);
     let sending = async {
         let outcome = send_all(ctx, &mailing, mailing_id, &journal, &log).await;
-        log.finished
-            .store(true, std::sync::atomic::Ordering::Release);
+        log.finish();
         outcome
     };
     let (outcome, recorded) = tokio::join!(sending, recorder);
@@ -180,6 +179,8 @@ struct SentLog {
     ids: std::sync::Mutex<Vec<i64>>,
     /// Set once no more ids will come.
     finished: std::sync::atomic::AtomicBool,
+    /// Wakes the recorder for its last write as soon as the send ends.
+    ended: tokio::sync::Notify,
 }
 
 impl SentLog {
@@ -188,6 +189,12 @@ impl SentLog {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(contact_id);
+    }
+
+    fn finish(&self) {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Release);
+        self.ended.notify_one();
     }
 
     fn take(&self) -> Vec<i64> {
@@ -209,7 +216,10 @@ async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Re
     let mut tick = tokio::time::interval(RECORD_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        tick.tick().await;
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = log.ended.notified() => {}
+        }
         // Read the flag before taking the ids: every id pushed before it was set is in this take.
         let finished = log.finished.load(std::sync::atomic::Ordering::Acquire);
         let group = log.take();
