@@ -146,9 +146,10 @@ impl TestApp {
     }
 
     /// A worker whose mailing scheduler also runs. Only one test may use it: a scheduler claims due mailings of
-    /// every client in the database, which in tests means other tests' clients too.
+    /// every client in the database, which in tests means other tests' clients too. Its passes are an hour apart
+    /// (the first one at start), so a mailing confirmed later starts only through the database's notification.
     pub async fn start_worker_with_scheduler(&self) -> WorkerHandle {
-        self.start_worker_with(Some(Duration::from_millis(300)))
+        self.start_worker_with(Some(Duration::from_secs(3600)))
             .await
     }
 

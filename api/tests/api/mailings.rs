@@ -317,8 +317,7 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     assert_eq!(done["recipCount"], 3);
 
     let delivered = inbox.lock().unwrap().clone();
-    let mut to: Vec<String> = delivered.iter().map(|m| m.recipients[0].clone()).collect();
-    to.sort();
+    let to = delivered_to(&inbox);
     assert_eq!(
         to,
         vec!["ann@example.org", "bob@example.org", "cy@example.org"]
@@ -540,6 +539,18 @@ async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &st
     panic!("mailing {id} never reached {state}: {mailing}");
 }
 
+/// The first recipient of each delivered message, sorted.
+fn delivered_to(inbox: &std::sync::Mutex<Vec<worker::mail::sink::Delivered>>) -> Vec<String> {
+    let mut to: Vec<String> = inbox
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|m| m.recipients[0].clone())
+        .collect();
+    to.sort();
+    to
+}
+
 fn addresses(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|i| format!("{prefix}{i}@example.org")).collect()
 }
@@ -568,9 +579,7 @@ async fn a_throttling_server_slows_the_send_and_everyone_still_gets_one_message(
         "the send backed off before trying again"
     );
     assert_eq!(done["recipCount"], 6);
-    let delivered = inbox.lock().unwrap().clone();
-    let mut to: Vec<String> = delivered.iter().map(|m| m.recipients[0].clone()).collect();
-    to.sort();
+    let to = delivered_to(&inbox);
     let mut expected = emails.clone();
     expected.sort();
     assert_eq!(to, expected, "each recipient exactly once");
@@ -679,13 +688,7 @@ async fn a_paused_mailing_resumes_and_mails_only_those_not_yet_sent() {
     let resumed: Value = resume().await.unwrap().json().await.unwrap();
     assert_eq!(resumed["delivery"], "sending");
     wait_for_delivery(&app, &session, id, "done").await;
-    let mut to: Vec<String> = inbox
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|m| m.recipients[0].clone())
-        .collect();
-    to.sort();
+    let to = delivered_to(&inbox);
     let mut expected = emails.clone();
     expected.sort();
     assert_eq!(to, expected, "each recipient exactly once");
@@ -758,13 +761,7 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
         .await
         .unwrap();
     let done = wait_for_delivery(&app, &session, id, "done").await;
-    let mut to: Vec<String> = inbox
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|m| m.recipients[0].clone())
-        .collect();
-    to.sort();
+    let to = delivered_to(&inbox);
     assert_eq!(to, emails[1..].to_vec(), "handed0 is not mailed twice");
     assert_eq!(done["recipCount"], 4);
     let stats = app
