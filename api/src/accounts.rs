@@ -21,12 +21,9 @@ pub async fn upsert_universal_user(
     tenancy: &Tenancy,
     user: &NewUniversalUser,
 ) -> Result<i64, ApiError> {
-    let email = user.email.trim().to_lowercase();
-    if !email.contains('@') || email.len() > 320 {
-        return Err(ApiError::BadRequest(format!(
-            "not a valid email: {email:?}"
-        )));
-    }
+    let email = domain::Email::parse(&user.email)
+        .map_err(|_| ApiError::BadRequest(format!("not a valid email: {:?}", user.email)))?
+        .into_string();
     if user.password.chars().count() < 8 {
         return Err(ApiError::BadRequest(
             "password must have at least 8 characters".to_owned(),

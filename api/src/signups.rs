@@ -4,6 +4,7 @@
 //! no load a submission is written at once (nothing waits for a batch to fill).
 
 use crate::error::ApiError;
+use domain::Email;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tenancy::{Client, Tenancy};
@@ -41,7 +42,7 @@ impl SignupWriter {
         &self,
         client: Client,
         form_id: i64,
-        email: String,
+        email: Email,
         referrer: Option<String>,
     ) -> SubmitOutcome {
         let (reply, answer) = oneshot::channel();
@@ -49,7 +50,7 @@ impl SignupWriter {
             .send(Pending {
                 client,
                 form_id,
-                email,
+                email: email.into_string(),
                 referrer,
                 reply,
             })

@@ -645,10 +645,9 @@ impl AuthApi {
         let body = body.0;
         let address = address(req);
         state.limits.hit(Action::Register, None, &address).await?;
-        let email = identity::normalise_email(&body.email);
-        if !identity::is_valid_email(&email) {
-            return Err(ApiError::BadRequest("Not a valid email".to_owned()));
-        }
+        let email = domain::Email::parse(&body.email)
+            .map_err(|_| ApiError::BadRequest("Not a valid email".to_owned()))?
+            .into_string();
         if !identity::is_strong_password(&body.password) {
             return Err(ApiError::BadRequest(PASSWORD_RULE.to_owned()));
         }

@@ -8,6 +8,7 @@ use crate::public::Action;
 use crate::sanitize::{clean_html, DEFAULT_FORM_BODY};
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
+use domain::Email;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::{Header, Path, Query};
@@ -48,6 +49,10 @@ pub struct FormInput {
     pub name: Option<String>,
     #[oai(rename = "externalOriginCodeId")]
     pub external_origin_code_id: Option<i64>,
+    /// A new origin code for the form, by name (or an existing one of that name): created in the same
+    /// transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
+    #[oai(rename = "originCodeName", validator(max_length = 200))]
+    pub origin_code_name: Option<String>,
     /// http(s) address the visitor goes to after submitting; empty for a thank-you message.
     #[oai(validator(max_length = 2000))]
     pub redirect_url: Option<String>,
@@ -179,18 +184,59 @@ fn body(raw: &Option<String>) -> Result<Option<String>, ApiError> {
     }
 }
 
-async fn check_origin_code(tx: &mut TenantTx, id: Option<i64>) -> Result<(), ApiError> {
-    if let Some(id) = id {
-        let known: bool =
-            sqlx::query_scalar("select exists (select 1 from origin_codes where id = $1)")
-                .bind(id)
-                .fetch_one(&mut **tx)
-                .await?;
-        if !known {
-            return Err(ApiError::BadRequest("Unknown origin code".to_owned()));
-        }
+/// The origin code a save asks for: an existing one by id, or one by name.
+enum OriginChoice<'a> {
+    Unchanged,
+    Existing(i64),
+    Named(&'a str),
+}
+
+/// Checked before anything is written, so a refused save changes nothing.
+fn origin_choice(input: &FormInput) -> Result<OriginChoice<'_>, ApiError> {
+    let name = input
+        .origin_code_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    match (input.external_origin_code_id, name) {
+        (Some(_), Some(_)) => Err(ApiError::BadRequest(
+            "Choose an existing origin code or name a new one, not both".to_owned(),
+        )),
+        (Some(id), None) => Ok(OriginChoice::Existing(id)),
+        (None, Some(name)) => Ok(OriginChoice::Named(name)),
+        (None, None) => Ok(OriginChoice::Unchanged),
     }
-    Ok(())
+}
+
+/// The id of the chosen origin code; a named one is created in the save's transaction.
+async fn origin_code_id(
+    tx: &mut TenantTx,
+    choice: OriginChoice<'_>,
+) -> Result<Option<i64>, ApiError> {
+    match choice {
+        OriginChoice::Unchanged => Ok(None),
+        OriginChoice::Existing(id) => {
+            let known: bool =
+                sqlx::query_scalar("select exists (select 1 from origin_codes where id = $1)")
+                    .bind(id)
+                    .fetch_one(&mut **tx)
+                    .await?;
+            if known {
+                Ok(Some(id))
+            } else {
+                Err(ApiError::BadRequest("Unknown origin code".to_owned()))
+            }
+        }
+        OriginChoice::Named(name) => Ok(Some(
+            sqlx::query_scalar(
+                "insert into origin_codes (name) values ($1)
+                 on conflict (name) do update set name = excluded.name returning id",
+            )
+            .bind(name)
+            .fetch_one(&mut **tx)
+            .await?,
+        )),
+    }
 }
 
 #[OpenApi(tag = "ApiTags::Forms")]
@@ -233,14 +279,15 @@ impl FormsApi {
         let body_html = body(&input.0.body_html)?
             .filter(|b| !b.trim().is_empty())
             .unwrap_or_else(|| clean_html(DEFAULT_FORM_BODY));
+        let choice = origin_choice(&input.0)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        check_origin_code(&mut tx, input.0.external_origin_code_id).await?;
+        let origin_code_id = origin_code_id(&mut tx, choice).await?;
         let id: i64 = sqlx::query_scalar(
             "insert into forms (name, origin_code_id, redirect_url, body_html, enabled) values ($1, $2, $3, $4, $5)
              returning id",
         )
         .bind(name)
-        .bind(input.0.external_origin_code_id)
+        .bind(origin_code_id)
         .bind(redirect_url)
         .bind(body_html)
         .bind(input.0.enabled.unwrap_or(true))
@@ -288,8 +335,9 @@ impl FormsApi {
         }
         let redirect_url = redirect(&input.0.redirect_url)?;
         let body_html = body(&input.0.body_html)?;
+        let choice = origin_choice(&input.0)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        check_origin_code(&mut tx, input.0.external_origin_code_id).await?;
+        let origin_code_id = origin_code_id(&mut tx, choice).await?;
         let changed = sqlx::query(
             "update forms set name = coalesce($2, name), origin_code_id = coalesce($3, origin_code_id),
                     redirect_url = case when $4 then $5 else redirect_url end,
@@ -298,7 +346,7 @@ impl FormsApi {
         )
         .bind(id.0)
         .bind(name)
-        .bind(input.0.external_origin_code_id)
+        .bind(origin_code_id)
         .bind(redirect_url.is_some())
         .bind(redirect_url.flatten())
         .bind(body_html)
@@ -419,8 +467,8 @@ impl FormsApi {
                 redirect_url: None,
             }));
         }
-        let email = worker::import::normalize_email(&body.0.email)
-            .ok_or_else(|| ApiError::BadRequest("Enter a valid email address".to_owned()))?;
+        let email = Email::parse(&body.0.email)
+            .map_err(|_| ApiError::BadRequest("Enter a valid email address".to_owned()))?;
         let referrer: Option<String> = req
             .headers()
             .get("referer")

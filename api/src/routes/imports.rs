@@ -2,6 +2,7 @@
 //! The file is stored in the client's schema in 1 MB chunks, then a job is queued; the answer is the job.
 
 use super::jobs::{Job, JobAccepted};
+use super::lists::list_name;
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
@@ -127,7 +128,7 @@ async fn enqueue(
 
 #[OpenApi(tag = "ApiTags::Lists")]
 impl ImportsApi {
-    /// Uploads a file into a new CRM list; the import runs as a job.
+    /// Uploads a file into a new CRM list; the import runs as a job, which creates the list when it succeeds.
     #[oai(
         path = "/api/crm-list/upload",
         method = "post",
@@ -144,24 +145,15 @@ impl ImportsApi {
         #[oai(name = "overwriteOriginCode")] overwrite_origin_code: Query<Option<String>>,
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
-        let list_name = name.0.trim();
-        if list_name.is_empty() || list_name.chars().count() > 200 {
-            return Err(ApiError::BadRequest("List name is required".to_owned()));
-        }
+        let list_name = list_name(&name.0)?.to_owned();
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (upload_id, filename) = store(&mut tx, body.file, false).await?;
         let code = origin_code_id(&mut tx, origin_code.0.as_deref()).await?;
-        let list_id: i64 = sqlx::query_scalar(
-            "insert into crm_lists (name, kind) values ($1, 'upload') returning id",
-        )
-        .bind(list_name)
-        .fetch_one(&mut *tx)
-        .await?;
         let plan = ImportPlan {
             upload_id,
             filename,
             columns: Columns::Contacts,
-            list_id: Some(list_id),
+            list_name: Some(list_name),
             origin_code_id: code,
             create_new_contacts: flag(&create_new_contacts.0),
             overwrite_origin_code: flag(&overwrite_origin_code.0),
@@ -191,7 +183,7 @@ impl ImportsApi {
             upload_id,
             filename,
             columns: Columns::Ngp,
-            list_id: None,
+            list_name: None,
             origin_code_id: None,
             create_new_contacts: true,
             overwrite_origin_code: false,
@@ -259,7 +251,7 @@ impl ImportsApi {
             upload_id,
             filename,
             columns: Columns::Mapped { mapping },
-            list_id: None,
+            list_name: None,
             origin_code_id: code,
             create_new_contacts: true,
             overwrite_origin_code: false,

@@ -32,9 +32,26 @@ pub struct CrmList {
     pub origin_codes: Vec<OriginCode>,
 }
 
+/// The longest list name, in characters (the form field's limit too).
+pub const LIST_NAME_MAX: usize = 200;
+
+/// A list name as stored: trimmed, present, at most [`LIST_NAME_MAX`] characters.
+pub fn list_name(raw: &str) -> Result<&str, ApiError> {
+    let name = raw.trim();
+    if name.is_empty() {
+        Err(ApiError::BadRequest("List name is required".to_owned()))
+    } else if name.chars().count() > LIST_NAME_MAX {
+        Err(ApiError::BadRequest(format!(
+            "List name must be at most {LIST_NAME_MAX} characters"
+        )))
+    } else {
+        Ok(name)
+    }
+}
+
 #[derive(Debug, Object)]
 pub struct CreateCrmList {
-    #[oai(validator(min_length = 1, max_length = 200))]
+    /// 1 to 200 characters.
     pub name: String,
     /// Origin code ids; the list holds the contacts with any of them.
     #[oai(rename = "originCodes", validator(max_items = 500))]
@@ -142,10 +159,7 @@ impl ListsApi {
         auth: ClientAuth,
         body: Json<CreateCrmList>,
     ) -> Result<Created, ApiError> {
-        let name = body.0.name.trim();
-        if name.is_empty() {
-            return Err(ApiError::BadRequest("List name is required".to_owned()));
-        }
+        let name = list_name(&body.0.name)?;
         if body.0.origin_codes.is_empty() {
             return Err(ApiError::BadRequest(
                 "Choose at least one origin code".to_owned(),

@@ -196,8 +196,9 @@ fn required(value: &str, what: &str) -> Result<String, ApiError> {
 }
 
 fn valid_address(raw: &str) -> Result<String, ApiError> {
-    worker::import::normalize_email(raw)
-        .ok_or_else(|| ApiError::BadRequest(format!("Not a valid email: {raw}")))
+    domain::Email::parse(raw)
+        .map(domain::Email::into_string)
+        .map_err(|_| ApiError::BadRequest(format!("Not a valid email: {raw}")))
 }
 
 async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {

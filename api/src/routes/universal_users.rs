@@ -222,10 +222,9 @@ impl UniversalUsersApi {
     ) -> Result<Json<UniversalUser>, ApiError> {
         require(&auth.0)?;
         let body = body.0;
-        let email = identity::normalise_email(&body.email);
-        if !identity::is_valid_email(&email) {
-            return Err(ApiError::BadRequest("Not a valid email".to_owned()));
-        }
+        let email = domain::Email::parse(&body.email)
+            .map_err(|_| ApiError::BadRequest("Not a valid email".to_owned()))?
+            .into_string();
         let permissions = checked_permissions(&body.universal_permissions)?;
         // No one knows this password: the user sets their own through the invitation link.
         let unusable = identity::secrets::random_token();

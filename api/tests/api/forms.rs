@@ -394,3 +394,84 @@ async fn public_endpoints_limit_each_address_and_answer_no_cross_site_callers() 
         .get("access-control-allow-origin")
         .is_none());
 }
+
+#[tokio::test]
+async fn a_form_save_refused_for_its_redirect_url_leaves_no_new_origin_code_behind() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let codes = || app.get_json("/api/external-origin-code/search", &session);
+
+    let refused = app
+        .api(Method::POST, "/api/crm-form", &session)
+        .json(&json!({ "name": "R", "originCodeName": "spring-form", "redirect_url": "javascript:alert(1)" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_message(refused).await,
+        (
+            StatusCode::BAD_REQUEST,
+            "Redirect URL must start with http:// or https://".to_owned()
+        )
+    );
+    assert_eq!(codes().await, json!([]));
+
+    // Saved, the new code is created with the form in the same request.
+    let form = create_form(
+        &app,
+        &session,
+        json!({ "name": "R", "originCodeName": " spring-form ", "redirect_url": "https://example.org/thanks" }),
+    )
+    .await;
+    assert_eq!(form["originCodeName"], "spring-form");
+    let found = codes().await;
+    assert_eq!(found.as_array().unwrap().len(), 1);
+    assert_eq!(form["externalOriginCodeId"], found[0]["id"]);
+}
+
+#[tokio::test]
+async fn the_public_submit_refuses_addresses_the_one_email_rule_refuses() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let form = create_form(&app, &session, json!({ "name": "F" })).await;
+    let id = form["id"].as_i64().unwrap();
+    let submit = |email: &str| {
+        public(
+            &app,
+            Method::POST,
+            &format!("/api/crm-form/{id}/submit"),
+            &client,
+        )
+        .json(&json!({ "email": email }))
+        .send()
+    };
+    for bad in [
+        "<b>@x.org",
+        "a;b@x.org",
+        "(c)a@x.org",
+        "a..b@x.org",
+        "a@-x.org",
+        "a@x.org\u{0}",
+    ] {
+        assert_eq!(
+            json_message(submit(bad).await.unwrap()).await,
+            (
+                StatusCode::BAD_REQUEST,
+                "Enter a valid email address".to_owned()
+            ),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(app.get_json("/api/contacts", &session).await["total"], 0);
+    assert_eq!(
+        submit("  Ann.Lee+news@Example.ORG ")
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::OK
+    );
+    let page = app.get_json("/api/contacts", &session).await;
+    assert_eq!(page["items"][0]["email"], "ann.lee+news@example.org");
+}

@@ -541,3 +541,240 @@ async fn deleting_a_list_or_a_contact_removes_their_memberships() {
     tx.commit().await.unwrap();
     assert_eq!(members(second).await, 1);
 }
+
+async fn list_names(app: &TestApp, session: &Session) -> Vec<String> {
+    app.get_json("/api/crm-list", session)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn an_unterminated_quote_fails_the_job_naming_the_line() {
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    // The quote opened in line 3 is never closed: read naively, the rest of the file becomes one name.
+    let csv =
+        b"Email,First\nann@example.org,Ann\nbob@example.org,\"Bob\ncy@example.org,Cy\n".to_vec();
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Quoted&createNewContacts=1",
+            &session,
+            "quoted.csv",
+            csv,
+        )
+        .await;
+    assert_eq!(
+        (job["success"].as_bool(), job["error"].as_str()),
+        (
+            Some(false),
+            Some("The quote opened on line 3 is never closed")
+        ),
+        "{job}"
+    );
+    assert!(contacts(&app, &client).await.is_empty());
+
+    // A quoted cell may span lines and hold doubled quotes; that is not an error.
+    let csv =
+        b"Email,First\n\"ann@example.org\",\"Ann \"\"A\"\"\nLee\"\nbob@example.org,Bob\n".to_vec();
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Fine&createNewContacts=1",
+            &session,
+            "fine.csv",
+            csv,
+        )
+        .await;
+    assert_eq!(job["success"], true, "{job}");
+    assert_eq!(job["result"]["details"]["contactsCreated"], 2);
+    assert_eq!(contacts(&app, &client).await[0].1, "Ann \"A\"\nLee");
+}
+
+#[tokio::test]
+async fn a_failed_list_upload_leaves_no_empty_list_behind() {
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=No%20email&createNewContacts=1",
+            &session,
+            "no-email.csv",
+            b"Name,Phone\nAnn,555\n".to_vec(),
+        )
+        .await;
+    assert_eq!(job["error"], "The file has no 'Email' column");
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Not%20a%20workbook",
+            &session,
+            "fake.xlsx",
+            b"this is not a workbook at all".to_vec(),
+        )
+        .await;
+    assert_eq!(job["success"], false);
+    assert!(list_names(&app, &session).await.is_empty());
+
+    // A successful upload still ends as one list holding its members.
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Good&createNewContacts=1",
+            &session,
+            "good.csv",
+            b"email\na@example.org\n".to_vec(),
+        )
+        .await;
+    assert_eq!(job["success"], true, "{job}");
+    assert_eq!(list_names(&app, &session).await, vec!["Good".to_owned()]);
+    let list = app
+        .get_json(&format!("/api/crm-list/{}", list_id(&job)), &session)
+        .await;
+    assert_eq!(list["count"], 1);
+}
+
+#[tokio::test]
+async fn a_list_name_over_the_limit_is_refused_naming_the_limit() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let long = "x".repeat(5000);
+
+    let response = app
+        .upload(
+            &format!("/api/crm-list/upload?name={long}"),
+            &session,
+            "a.csv",
+            b"email\na@example.org\n".to_vec(),
+        )
+        .await;
+    let expected = (
+        StatusCode::BAD_REQUEST,
+        "List name must be at most 200 characters".to_owned(),
+    );
+    assert_eq!(json_message(response).await, expected);
+    let response = app
+        .api(Method::POST, "/api/crm-list", &session)
+        .json(&json!({ "name": long, "originCodes": [1] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json_message(response).await, expected);
+
+    let response = app
+        .upload(
+            "/api/crm-list/upload?name=%20%20",
+            &session,
+            "a.csv",
+            b"email\na@example.org\n".to_vec(),
+        )
+        .await;
+    assert_eq!(
+        json_message(response).await,
+        (StatusCode::BAD_REQUEST, "List name is required".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn an_ngp_date_created_that_is_not_a_date_is_skipped_as_an_invalid_date() {
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let recent = (chrono::Utc::now() - chrono::Duration::days(3))
+        .format("%m/%d/%Y")
+        .to_string();
+    let tsv = format!(
+        "VANID\tFirst\tLast\tDate Created\tOriginCodeName\tPreferredEmail\n\
+         101\tAnn\tLee\t{recent}\tngp-web\tann@example.org\n\
+         102\tBob\tDiaz\tyesterday\tngp-web\tbob@example.org\n"
+    );
+    let job = app
+        .import(
+            "/api/contacts/ngp-import?days=90",
+            &session,
+            "saved.txt",
+            tsv.into_bytes(),
+        )
+        .await;
+    assert_eq!(job["success"], true, "{job}");
+    assert_eq!(
+        job["result"]["message"],
+        "Read 2 rows: 1 contacts created, 0 updated; 1 skipped."
+    );
+    assert_eq!(job["result"]["details"]["skipped"]["invalidDate"], 1);
+    assert_eq!(
+        contacts(&app, &client).await,
+        vec![(
+            "ann@example.org".into(),
+            "Ann".into(),
+            Some("ngp-web".into())
+        )]
+    );
+}
+
+#[tokio::test]
+async fn imports_skip_cells_containing_a_nul_byte_with_a_reason() {
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+
+    // Past the first 64 KB, where the file is sniffed for binary content.
+    let mut csv = b"Email,First\n".to_vec();
+    for i in 0..3000 {
+        csv.extend_from_slice(format!("person{i}@example.org,Person number {i}\n").as_bytes());
+    }
+    csv.extend_from_slice(b"nul@example.org,Bad\x00Name\nlast@example.org,Last\n");
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Nul&createNewContacts=1",
+            &session,
+            "nul.csv",
+            csv,
+        )
+        .await;
+    assert_eq!(job["success"], true, "{job}");
+    assert_eq!(
+        job["result"]["message"],
+        "Read 3002 rows: 3001 contacts created, 0 matched, 3001 added to the list; 1 skipped."
+    );
+    assert_eq!(job["result"]["details"]["skipped"]["nulByte"], 1);
+    let names = contacts(&app, &client).await;
+    assert!(names.iter().all(|c| c.0 != "nul@example.org"));
+    assert!(names.iter().any(|c| c.0 == "last@example.org"));
+}
+
+#[tokio::test]
+async fn an_import_skips_the_addresses_the_one_email_rule_refuses() {
+    let app = spawn_app().await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let csv = "Email\n<b>@x.org\na;b@x.org\n(c)a@x.org\na..b@x.org\na@-x.org\n Good@Example.org \n";
+    let job = app
+        .import(
+            "/api/crm-list/upload?name=Rule&createNewContacts=1",
+            &session,
+            "rule.csv",
+            csv.as_bytes().to_vec(),
+        )
+        .await;
+    assert_eq!(job["success"], true, "{job}");
+    assert_eq!(job["result"]["details"]["skipped"]["invalidEmail"], 5);
+    assert_eq!(
+        contacts(&app, &client)
+            .await
+            .into_iter()
+            .map(|c| c.0)
+            .collect::<Vec<_>>(),
+        vec!["good@example.org".to_owned()]
+    );
+}

@@ -8,6 +8,7 @@ mod imports;
 
 mod auth;
 mod conventions;
+mod email_addresses;
 mod forms;
 mod identity;
 mod jobs;

@@ -3,14 +3,13 @@
 //! statements. Everything happens in the job's one transaction: a crash or retry leaves no half import, and a
 //! re-run finds the rows already there (every insert is `on conflict do nothing`).
 
-mod email;
 mod table;
 
-pub use email::normalize_email;
 pub use table::Format;
 
 use crate::{JobError, JobResult};
 use chrono::{NaiveDate, NaiveDateTime, Utc};
+use domain::Email;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -89,8 +88,9 @@ pub struct ImportPlan {
     pub upload_id: i64,
     pub filename: String,
     pub columns: Columns,
-    /// The list the contacts join (list uploads).
-    pub list_id: Option<i64>,
+    /// The name of the new list the contacts join (list uploads). The job creates it in its transaction, so a
+    /// failed upload leaves no empty list behind.
+    pub list_name: Option<String>,
     /// The origin code new contacts get (list uploads); overrides a mapped origin code column.
     pub origin_code_id: Option<i64>,
     pub create_new_contacts: bool,
@@ -103,8 +103,10 @@ pub struct ImportPlan {
 struct Counts {
     rows_read: i64,
     empty: i64,
+    nul_byte: i64,
     invalid_email: i64,
     invalid_vanid: i64,
+    invalid_date: i64,
     outside_window: i64,
 }
 
@@ -233,7 +235,12 @@ fn spawn_parser(
                     .map(String::as_str)
                     .unwrap_or("")
             };
-            let Some(email) = normalize_email(cell(Field::Email)) else {
+            // Postgres text cannot hold a NUL: the COPY would fail the whole import.
+            if columns.keys().any(|&f| cell(f).contains('\0')) {
+                counts.nul_byte += 1;
+                continue;
+            }
+            let Ok(email) = Email::parse(cell(Field::Email)) else {
                 counts.invalid_email += 1;
                 continue;
             };
@@ -247,7 +254,14 @@ fn spawn_parser(
                     }
                 },
             };
-            let created = parse_date(cell(Field::DateCreated));
+            let raw_created = cell(Field::DateCreated);
+            let created = parse_date(raw_created);
+            // A date that does not parse is never taken for "now": it would pass any window. Without one, an
+            // empty date is fine (the contact is created now); with one, it cannot be judged.
+            if created.is_none() && (!raw_created.is_empty() || window_start.is_some()) {
+                counts.invalid_date += 1;
+                continue;
+            }
             if let (Some(start), Some(created)) = (window_start, created) {
                 if created < start {
                     counts.outside_window += 1;
@@ -261,7 +275,7 @@ fn spawn_parser(
                 .unwrap_or("");
             let record = [
                 (index + 1).to_string(),
-                email,
+                email.into_string(),
                 truncate(cell(Field::FirstName), 100),
                 truncate(cell(Field::LastName), 100),
                 truncate(cell(Field::Phone), 40),
@@ -371,16 +385,27 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
         "rows staged"
     );
 
+    let list_id = match &plan.list_name {
+        Some(name) => Some(
+            sqlx::query_scalar::<_, i64>(
+                "insert into crm_lists (name, kind) values ($1, 'upload') returning id",
+            )
+            .bind(name)
+            .fetch_one(&mut *conn)
+            .await?,
+        ),
+        None => None,
+    };
     let merged = if matches!(plan.columns, Columns::Ngp) {
         merge_ngp(conn).await?
     } else {
-        merge_contacts(conn, plan).await?
+        merge_contacts(conn, plan, list_id).await?
     };
     sqlx::query("delete from uploads where id = $1")
         .bind(plan.upload_id)
         .execute(&mut *conn)
         .await?;
-    Ok(report(plan, counts, merged))
+    Ok(report(plan, list_id, counts, merged))
 }
 
 #[derive(Debug, Default)]
@@ -420,7 +445,11 @@ async fn dedupe(conn: &mut PgConnection, key: &str) -> Result<(i64, i64), JobErr
 
 /// Works straight on the staging table (no de-duplicated copy): the inserts' `on conflict do nothing` already
 /// keeps the first row of each e-mail, and the counts fall out of the statements' row counts.
-async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Merged, JobError> {
+async fn merge_contacts(
+    conn: &mut PgConnection,
+    plan: &ImportPlan,
+    list_id: Option<i64>,
+) -> Result<Merged, JobError> {
     let started = std::time::Instant::now();
     let staged: i64 = sqlx::query_scalar("select count(*) from import_staging")
         .fetch_one(&mut *conn)
@@ -471,7 +500,7 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         }
     }
     let mut added = 0;
-    if let Some(list) = plan.list_id {
+    if let Some(list) = list_id {
         added = sqlx::query(
             "insert into crm_list_members (list_id, contact_id)
              select $1, c.id from import_staging s join contacts c on c.email = s.email
@@ -493,9 +522,9 @@ async fn merge_contacts(conn: &mut PgConnection, plan: &ImportPlan) -> Result<Me
         added,
         "memberships merged"
     );
-    // The list is new (or emptied by the rollback of an earlier attempt), so with every e-mail a contact by now,
-    // each distinct e-mail added exactly one member. Otherwise count them.
-    let unique = if plan.create_new_contacts && plan.list_id.is_some() {
+    // The list is new (created in this transaction), so with every e-mail a contact by now, each distinct e-mail
+    // added exactly one member. Otherwise count them.
+    let unique = if plan.create_new_contacts && list_id.is_some() {
         added
     } else {
         sqlx::query_scalar("select count(distinct email) from import_staging")
@@ -573,13 +602,15 @@ async fn merge_ngp(conn: &mut PgConnection) -> Result<Merged, JobError> {
     })
 }
 
-fn report(plan: &ImportPlan, counts: Counts, m: Merged) -> JobResult {
+fn report(plan: &ImportPlan, list_id: Option<i64>, counts: Counts, m: Merged) -> JobResult {
     let skipped = counts.empty
+        + counts.nul_byte
         + counts.invalid_email
         + counts.invalid_vanid
+        + counts.invalid_date
         + counts.outside_window
         + m.duplicates;
-    let (message, link) = match (&plan.columns, plan.list_id) {
+    let (message, link) = match (&plan.columns, list_id) {
         (Columns::Ngp, _) => (
             format!(
                 "Read {} rows: {} contacts created, {} updated; {} skipped.",
@@ -616,8 +647,10 @@ fn report(plan: &ImportPlan, counts: Counts, m: Merged) -> JobResult {
             "notCreated": m.not_created,
             "skipped": {
                 "empty": counts.empty,
+                "nulByte": counts.nul_byte,
                 "invalidEmail": counts.invalid_email,
                 "invalidVanid": counts.invalid_vanid,
+                "invalidDate": counts.invalid_date,
                 "outsideDateWindow": counts.outside_window,
                 "duplicateInFile": m.duplicates,
             },

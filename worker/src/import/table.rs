@@ -31,8 +31,10 @@ impl Format {
 
 /// The rows of a file, header first, cells trimmed.
 pub enum Rows {
-    Delimited(csv::StringRecordsIntoIter<Box<dyn Read + Send>>),
+    Delimited(csv::StringRecordsIntoIter<QuoteTracker<Box<dyn Read + Send>>>),
     Excel(std::vec::IntoIter<Vec<String>>),
+    /// A delimited file whose last quote was never closed: the error has been given.
+    Failed,
 }
 
 impl Iterator for Rows {
@@ -40,13 +42,25 @@ impl Iterator for Rows {
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
-            Rows::Delimited(records) => records.next().map(|r| {
-                r.map(|rec| rec.iter().map(|c| c.trim().to_owned()).collect())
-                    .map_err(|e| {
-                        JobError::BadFile(format!("The file could not be read as CSV: {e}"))
-                    })
-            }),
+            Rows::Delimited(records) => {
+                let record = records.next();
+                // The csv reader ends a quoted cell at the end of the file without complaint, so a missing closing
+                // quote would silently turn the rest of the file into one cell.
+                if let Some(line) = records.reader().get_ref().unclosed_quote_line() {
+                    *self = Rows::Failed;
+                    return Some(Err(JobError::BadFile(format!(
+                        "The quote opened on line {line} is never closed"
+                    ))));
+                }
+                record.map(|r| {
+                    r.map(|rec| rec.iter().map(|c| c.trim().to_owned()).collect())
+                        .map_err(|e| {
+                            JobError::BadFile(format!("The file could not be read as CSV: {e}"))
+                        })
+                })
+            }
             Rows::Excel(rows) => rows.next().map(Ok),
+            Rows::Failed => None,
         }
     }
 }
@@ -86,14 +100,88 @@ fn open_delimited(path: &Path) -> Result<Rows, JobError> {
         .encoding(Some(encoding))
         .bom_sniffing(true)
         .build(BufReader::with_capacity(256 * 1024, file));
-    let reader: Box<dyn Read + Send> = Box::new(decoded);
+    let delimiter = delimiter.unwrap_or(b',');
+    let reader = QuoteTracker::new(Box::new(decoded) as Box<dyn Read + Send>, delimiter);
     let records = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .delimiter(delimiter.unwrap_or(b','))
+        .delimiter(delimiter)
         .from_reader(reader)
         .into_records();
     Ok(Rows::Delimited(records))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuoteState {
+    /// At the start of a cell, where a quote opens a quoted cell.
+    CellStart,
+    /// Inside an unquoted cell, where a quote is an ordinary character.
+    Unquoted,
+    /// Inside a quoted cell, opened on this line.
+    Quoted { line: u64 },
+    /// Just after a quote inside a quoted cell: a second quote is an escaped one, anything else closes the cell.
+    QuoteInQuoted { line: u64 },
+}
+
+/// Passes the decoded text through unchanged while following the csv crate's quoting rules (RFC 4180: a quote
+/// opens a cell only at its start; `""` inside is a literal quote), so that at the end of the file it can tell
+/// whether a quoted cell was left open, and where it began.
+pub struct QuoteTracker<R> {
+    inner: R,
+    delimiter: u8,
+    line: u64,
+    state: QuoteState,
+    at_end: bool,
+}
+
+impl<R: Read> QuoteTracker<R> {
+    fn new(inner: R, delimiter: u8) -> Self {
+        Self {
+            inner,
+            delimiter,
+            line: 1,
+            state: QuoteState::CellStart,
+            at_end: false,
+        }
+    }
+
+    /// Once the whole input has been read: the line where a quoted cell that never closed began.
+    fn unclosed_quote_line(&self) -> Option<u64> {
+        match self.state {
+            QuoteState::Quoted { line } if self.at_end => Some(line),
+            _ => None,
+        }
+    }
+
+    fn follow(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            let ends_cell = b == self.delimiter || b == b'\n' || b == b'\r';
+            self.state = match self.state {
+                QuoteState::CellStart | QuoteState::Unquoted if ends_cell => QuoteState::CellStart,
+                QuoteState::CellStart if b == b'"' => QuoteState::Quoted { line: self.line },
+                QuoteState::CellStart | QuoteState::Unquoted => QuoteState::Unquoted,
+                QuoteState::Quoted { line } if b == b'"' => QuoteState::QuoteInQuoted { line },
+                QuoteState::Quoted { line } => QuoteState::Quoted { line },
+                QuoteState::QuoteInQuoted { line } if b == b'"' => QuoteState::Quoted { line },
+                QuoteState::QuoteInQuoted { .. } if ends_cell => QuoteState::CellStart,
+                QuoteState::QuoteInQuoted { .. } => QuoteState::Unquoted,
+            };
+            if b == b'\n' {
+                self.line += 1;
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for QuoteTracker<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.at_end = true;
+        }
+        self.follow(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Streams the file once to check it is valid UTF-8, without holding it in memory.
@@ -229,6 +317,29 @@ mod tests {
             err.to_string(),
             "The workbook expands to more than 512 MB and was not read"
         );
+    }
+
+    fn rows_of(text: &[u8]) -> Vec<Result<Vec<String>, String>> {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text).unwrap();
+        open(file.path(), Format::Delimited)
+            .unwrap()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_quote_left_open_is_an_error_naming_its_line() {
+        let rows = rows_of(b"Email,First\r\na@x.org,\"Ann\r\nb@x.org,Bob\r\n");
+        assert_eq!(
+            rows.last().unwrap(),
+            &Err("The quote opened on line 2 is never closed".to_owned())
+        );
+        // Quotes inside an unquoted cell, doubled quotes and line breaks inside quoted cells are all fine.
+        let rows = rows_of(b"Email;Name\na@x.org;5\" floppy\n\"b@x.org\";\"B \"\"Q\"\"\nZ\"\n\"c\"d@x.org;C\n");
+        assert!(rows.iter().all(Result::is_ok), "{rows:?}");
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[2].as_ref().unwrap()[1], "B \"Q\"\nZ");
     }
 
     #[test]
