@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmPasswordError, newPasswordError, phoneError } from './validation';
+import { confirmPasswordError, isValidEmail, newPasswordError, normaliseEmail, phoneError } from './validation';
 
 const RULE = 'Should contain 8 or more characters and at least one of each of the following: number, upper case, lower case.';
 
@@ -26,5 +26,41 @@ describe('phoneError', () => {
     expect(phoneError('5551234567')).toBeNull();
     expect(phoneError('555123456')).toBe('Phone number should include only digits');
     expect(phoneError('555-123-4567')).toBe('Phone number should include only digits');
+  });
+});
+
+describe('the one e-mail rule', () => {
+  it('accepts real addresses, trimmed and lower-cased as they are sent', () => {
+    for (const good of ['  Ann.Lee+x@Example.ORG ', '<bob@mail.co.uk>', "o'neil@x-y.example.com", 'zoë@exämple.de']) {
+      expect(isValidEmail(good), good).toBe(true);
+    }
+    expect(normaliseEmail('  Ann.Lee+x@Example.ORG ')).toBe('ann.lee+x@example.org');
+    expect(normaliseEmail('<Bob@Mail.co.uk>')).toBe('bob@mail.co.uk');
+  });
+
+  it('refuses what the server refuses', () => {
+    for (const bad of [
+      '<b>@x.org',
+      'a;b@x.org',
+      '(c)a@x.org',
+      'a..b@x.org',
+      'a@-x.org',
+      '',
+      'no-at-sign',
+      'a@b',
+      'a@@b.org',
+      'a b@c.org',
+      '.a@x.org',
+      'a@x-.org',
+      'a@x_y.org',
+      '"a b"@x.org',
+      'a@[127.0.0.1]',
+      'Ann <ann@x.org>',
+      'a@x.org\u0000',
+      `${'a'.repeat(65)}@x.org`,
+      `a@${'b'.repeat(250)}.org`,
+    ]) {
+      expect(isValidEmail(bad), bad).toBe(false);
+    }
   });
 });

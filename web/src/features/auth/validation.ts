@@ -1,11 +1,8 @@
+import { INVALID_EMAIL_MESSAGE, isValidEmail } from '@/lib/validation';
+
 export const REQUIRED_MESSAGE = 'You must enter a value';
-export const INVALID_EMAIL_MESSAGE = 'Not a valid email';
 export const LOGIN_PASSWORD_MIN = 2;
 export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${LOGIN_PASSWORD_MIN} characters`;
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/;
-
-export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value.trim());
 
 export function emailError(value: string): string | null {
   if (value.trim() === '') return REQUIRED_MESSAGE;
@@ -19,7 +16,7 @@ export function loginPasswordError(value: string): string | null {
   return null;
 }
 
-// Password and phone rules are shared with the profile page.
+// Password, phone and e-mail rules are shared with the rest of the app.
 export {
   PASSWORD_MISMATCH_MESSAGE,
   PASSWORD_RULE_MESSAGE,
@@ -28,6 +25,7 @@ export {
   isStrongPassword,
   isValidPhone,
   newPasswordError,
+  normaliseEmail,
   phoneError,
 } from '@/lib/validation';
 
@@ -43,5 +41,3 @@ export function codeError(value: string): string | null {
   return new RegExp(`^\\d{${CODE_LENGTH}}$`).test(value.trim()) ? null : INVALID_PASSCODE_MESSAGE;
 }
 
-/** E-mail as it is sent: trimmed and lower-cased. */
-export const normaliseEmail = (value: string): string => value.trim().toLowerCase();

@@ -22,8 +22,6 @@ export const TWO_FACTOR_LABELS: Record<string, string> = {
   app: 'Authenticator app',
 };
 
-const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-export const isValidEmail = (value: string): boolean => EMAIL_RE.test(value.trim());
 
 /** Six digits, as authenticator apps show them. */
 export const isOneTimeCode = (value: string): boolean => /^\d{6}$/.test(value.trim());

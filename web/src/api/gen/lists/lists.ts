@@ -540,7 +540,7 @@ export const getUploadCrmListUrl = (params: UploadCrmListParams,) => {
 }
 
 /**
- * @summary Uploads a file into a new CRM list; the import runs as a job.
+ * @summary Uploads a file into a new CRM list; the import runs as a job, which creates the list when it succeeds.
  */
 export const uploadCrmList = async (uploadCrmListBody: UploadCrmListBody,
     params: UploadCrmListParams, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
@@ -595,7 +595,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadCrmListMutationVariables = {data: BodyType<UploadCrmListBody>;params: UploadCrmListParams}
 
     /**
- * @summary Uploads a file into a new CRM list; the import runs as a job.
+ * @summary Uploads a file into a new CRM list; the import runs as a job, which creates the list when it succeeds.
  */
 export const useUploadCrmList = <TError = ErrorType<ErrorMessage>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadCrmList>>, TError,UploadCrmListMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}

@@ -7,10 +7,7 @@
  */
 
 export interface CreateCrmList {
-  /**
-     * @minLength 1
-     * @maxLength 200
-     */
+  /** 1 to 200 characters. */
   name: string;
   /**
      * Origin code ids; the list holds the contacts with any of them.

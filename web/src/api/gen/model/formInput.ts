@@ -14,6 +14,12 @@ export interface FormInput {
   name?: string;
   externalOriginCodeId?: number;
   /**
+     * A new origin code for the form, by name (or an existing one of that name): created in the same
+     * transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
+     * @maxLength 200
+     */
+  originCodeName?: string;
+  /**
      * http(s) address the visitor goes to after submitting; empty for a thank-you message.
      * @maxLength 2000
      */

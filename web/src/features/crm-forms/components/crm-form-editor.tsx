@@ -12,7 +12,6 @@ import {
   createCrmForm,
   getGetCrmFormQueryKey,
   getListCrmFormsQueryKey,
-  getOrCreateOriginCode,
   updateCrmForm,
   useDeleteCrmForm,
   useGetCrmForm,
@@ -86,16 +85,12 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
 
   const save = useMutation({
     mutationFn: async (): Promise<CrmForm> => {
-      let originCodeId: number | undefined;
-      if (mode === 'new') {
-        const code = newCode.trim();
-        if (code) originCodeId = (await getOrCreateOriginCode({ name: code })).id;
-      } else {
-        originCodeId = existingCode?.id;
-      }
       const redirect = redirectUrl.trim();
       const data: FormInput = { name: name.trim(), enabled };
-      if (originCodeId !== undefined) data.externalOriginCodeId = originCodeId;
+      // A new code goes by name with the form, so the server creates both or neither.
+      const code = newCode.trim();
+      if (mode === 'new' && code) data.originCodeName = code;
+      if (mode === 'existing' && existingCode) data.externalOriginCodeId = existingCode.id;
       if (isNew) {
         if (redirect) data.redirect_url = redirect;
         // Left out when empty: the server supplies the default body (an e-mail field and a submit button).

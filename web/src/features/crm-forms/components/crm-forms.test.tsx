@@ -102,12 +102,9 @@ describe('CrmFormEditor', () => {
     expect(save).toBeEnabled();
   });
 
-  it('Create New gets or creates the origin code, then creates the form without a body', async () => {
+  it('Create New sends the new origin code by name with the form, in one request', async () => {
     fetchMock.mockImplementation((input, init) => {
       const url = String(input);
-      if (url === '/api/external-origin-code/get-or-create-crm' && init?.method === 'POST') {
-        return Promise.resolve(jsonResponse({ id: 4, name: 'spring-form', label: 'spring-form' }));
-      }
       if (url === '/api/crm-form' && init?.method === 'POST') return Promise.resolve(jsonResponse(FORM, 201));
       return Promise.resolve(jsonResponse([]));
     });
@@ -121,14 +118,33 @@ describe('CrmFormEditor', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-detail/9'));
     expect(await screen.findByText('Form saved')).toBeInTheDocument();
     const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
-    expect(posts.map(([url]) => String(url))).toEqual(['/api/external-origin-code/get-or-create-crm', '/api/crm-form']);
-    expect(JSON.parse(String(posts[0][1]!.body))).toEqual({ name: 'spring-form' });
-    expect(JSON.parse(String(posts[1][1]!.body))).toEqual({
+    expect(posts.map(([url]) => String(url))).toEqual(['/api/crm-form']);
+    expect(JSON.parse(String(posts[0][1]!.body))).toEqual({
       name: 'Spring signup',
       enabled: true,
-      externalOriginCodeId: 4,
+      originCodeName: 'spring-form',
       redirect_url: 'https://example.org/thanks',
     });
+  });
+
+  it('a form save refused for its redirect URL creates no origin code first', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      if (String(input) === '/api/crm-form' && init?.method === 'POST') {
+        return Promise.resolve(jsonResponse({ message: 'Redirect URL must start with http:// or https://' }, 400));
+      }
+      return Promise.resolve(jsonResponse({ id: 4, name: 'spring-form', label: 'spring-form' }));
+    });
+    renderEditor('/crm-form-add');
+    await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
+    await userEvent.type(screen.getByLabelText('New origin code'), 'spring-form');
+    await userEvent.type(screen.getByLabelText('Redirect URL'), 'ftp://x');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('Error 400: Redirect URL must start with http:// or https://.'),
+    ).toBeInTheDocument();
+    expect(calls()).not.toContain('POST /api/external-origin-code/get-or-create-crm');
+    expect(calls().filter((c) => c.startsWith('POST'))).toEqual(['POST /api/crm-form']);
   });
 
   it('shows the server message when saving fails', async () => {

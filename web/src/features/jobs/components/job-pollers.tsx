@@ -1,11 +1,13 @@
 import { useEffect } from 'react';
-import { useGetJob } from '@/api/gen';
-import { untrackJob, updateTrackedJob, useTrackedJobs } from '@/lib/job-tracker';
+import { useQueryClient } from '@tanstack/react-query';
+import { getGetJobQueryKey, useGetJob } from '@/api/gen';
+import { isJobFinished, untrackJob, updateTrackedJob, useTrackedJobs } from '@/lib/job-tracker';
 
 /** Job poll interval: 1 second. */
 export const JOB_POLL_INTERVAL_MS = 1000;
 
 function JobPoller({ id }: { id: number }) {
+  const queryClient = useQueryClient();
   const { data, isError, dataUpdatedAt } = useGetJob(id, {
     query: {
       retry: false,
@@ -20,8 +22,14 @@ function JobPoller({ id }: { id: number }) {
   });
 
   useEffect(() => {
-    if (data) updateTrackedJob(data);
-  }, [data, dataUpdatedAt]);
+    if (!data) return;
+    updateTrackedJob(data);
+    // A finished job changed data the pages show (an upload's list exists only once its job succeeds).
+    if (isJobFinished(data)) {
+      const own = JSON.stringify(getGetJobQueryKey(id));
+      void queryClient.invalidateQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== own });
+    }
+  }, [data, dataUpdatedAt, id, queryClient]);
 
   useEffect(() => {
     // A failed poll stops polling and drops the job.

@@ -17,8 +17,7 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { isValidEmail } from '@/lib/validation';
 
 /** The "Add sender" form: name, from address and an optional reply-to. */
 function AddSenderForm() {
@@ -42,8 +41,8 @@ function AddSenderForm() {
     },
   });
 
-  const fromValid = EMAIL_RE.test(fromAddress.trim());
-  const replyValid = replyTo.trim() === '' || EMAIL_RE.test(replyTo.trim());
+  const fromValid = isValidEmail(fromAddress);
+  const replyValid = replyTo.trim() === '' || isValidEmail(replyTo);
   const valid = name.trim() !== '' && fromValid && replyValid;
 
   const onSubmit = (event: FormEvent) => {

@@ -6,7 +6,8 @@ import Modal from 'react-bootstrap/Modal';
 import type { ClientChoice, UniversalUser } from '@/api/gen/model';
 import { SearchableMultiSelect } from '@/components/form/searchable-multi-select';
 import { VIEW_USER } from '@/lib/permissions';
-import { isValidEmail, namesFor, useLocalOptions } from '../utils';
+import { INVALID_EMAIL_MESSAGE, isValidEmail } from '@/lib/validation';
+import { namesFor, useLocalOptions } from '../utils';
 
 /** What the dialog saves: a new user (with e-mail) or an edit (with enabled). */
 export interface UniversalUserValues {
@@ -48,7 +49,7 @@ export function UniversalUserDialog({ user, self, clients, busy, error, onSave, 
   const { options, onSearch } = useLocalOptions(items);
 
   const creating = user === null;
-  const emailProblem = creating && email.trim() !== '' && !isValidEmail(email) ? 'Not a valid email' : null;
+  const emailProblem = creating && email.trim() !== '' && !isValidEmail(email) ? INVALID_EMAIL_MESSAGE : null;
   const valid = (!creating || isValidEmail(email)) && firstName.trim() !== '' && lastName.trim() !== '';
   const title = creating ? 'Create Universal User' : `Edit ${user.email}`;
 
