@@ -336,7 +336,9 @@ mod tests {
             &Err("The quote opened on line 2 is never closed".to_owned())
         );
         // Quotes inside an unquoted cell, doubled quotes and line breaks inside quoted cells are all fine.
-        let rows = rows_of(b"Email;Name\na@x.org;5\" floppy\n\"b@x.org\";\"B \"\"Q\"\"\nZ\"\n\"c\"d@x.org;C\n");
+        let rows = rows_of(
+            b"Email;Name\na@x.org;5\" floppy\n\"b@x.org\";\"B \"\"Q\"\"\nZ\"\n\"c\"d@x.org;C\n",
+        );
         assert!(rows.iter().all(Result::is_ok), "{rows:?}");
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[2].as_ref().unwrap()[1], "B \"Q\"\nZ");
