@@ -9,6 +9,7 @@ mod imports;
 mod auth;
 mod conventions;
 mod forms;
+mod hardening;
 mod identity;
 mod jobs;
 mod lists;

@@ -10,14 +10,21 @@
  * Fields of a form; absent fields keep their value on PATCH.
  */
 export interface FormInput {
-  /** @maxLength 200 */
-  name?: string;
-  externalOriginCodeId?: number;
+  /**
+     * @maxLength 200
+     * @nullable
+     */
+  name?: string | null;
+  /** @nullable */
+  externalOriginCodeId?: number | null;
   /**
      * http(s) address the visitor goes to after submitting; empty for a thank-you message.
      * @maxLength 2000
+     * @nullable
      */
-  redirect_url?: string;
-  bodyHtml?: string;
-  enabled?: boolean;
+  redirect_url?: string | null;
+  /** @nullable */
+  bodyHtml?: string | null;
+  /** @nullable */
+  enabled?: boolean | null;
 }
