@@ -90,6 +90,9 @@ curl -sf "$BASE/api/crm-form/$FORM/submit" -H 'content-type: application/json' -
 # wrong types) before the fuzzing phase's random ones.
 say "fuzzing the OpenAPI document (${FUZZ_EXAMPLES:-20} examples per operation)"
 set +e
+# Run from the log folder: schemathesis keeps a cache of past crashes in its working directory, and a fresh folder
+# each run keeps runs independent of each other.
+cd "$LOG"
 "$VENV/bin/schemathesis" run "$BASE/api/openapi.json" \
   --url "$BASE" \
   --checks not_a_server_error,response_schema_conformance \
