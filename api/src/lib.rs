@@ -8,6 +8,7 @@ pub mod config;
 pub mod demo;
 pub mod error;
 pub mod identity;
+pub mod input_guard;
 pub mod public;
 pub mod routes;
 pub mod sanitize;

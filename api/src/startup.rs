@@ -6,6 +6,7 @@ use crate::identity::limits::AuthLimits;
 use crate::identity::notices::Notices;
 use crate::identity::secrets::SecretHasher;
 use crate::identity::sms::{HttpGateway, LogGateway, SmsGateway};
+use crate::input_guard::InputGuard;
 use crate::public::PublicForms;
 use crate::signups::SignupWriter;
 use crate::state::{AppState, SharedState};
@@ -13,7 +14,7 @@ use crate::{routes, Settings};
 use poem::endpoint::StaticFilesEndpoint;
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{NormalizePath, SetHeader, Tracing, TrailingSlash};
-use poem::{handler, EndpointExt, Response, Route, Server};
+use poem::{handler, Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -155,10 +156,15 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
     let service = routes::service();
     let spec = service.spec_endpoint();
     let docs = service.swagger_ui();
-    let api = Arc::new(service.with(BodyLimit::new(
-        settings.max_body_bytes,
-        settings.max_upload_bytes,
-    )));
+    let api = Arc::new(
+        service
+            .with(InputGuard)
+            .with(BodyLimit::new(
+                settings.max_body_bytes,
+                settings.max_upload_bytes,
+            ))
+            .around(api_headers),
+    );
 
     let index = settings.web_dist.join("index.html");
     let spa = if index.is_file() {
@@ -179,7 +185,7 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
 
     Route::new()
         .at("/api/openapi.json", spec)
-        .nest("/api/docs", docs)
+        .nest("/api/docs", docs.with(unframeable(DOCS_CSP)))
         .nest_no_strip("/api", api.clone())
         .nest_no_strip("/auth-api", api.clone())
         .at("/healthz", api)
@@ -217,6 +223,58 @@ fn page_security_headers(google: bool) -> SetHeader {
         .overriding("Content-Security-Policy", csp)
         .overriding("X-Content-Type-Options", "nosniff")
         .overriding("Referrer-Policy", "strict-origin-when-cross-origin")
+}
+
+/// The swagger page runs its own inline scripts and styles, and loads nothing from elsewhere.
+const DOCS_CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
+/// The unsubscribe page is static text with inline styles and a form posting back to itself: nothing else.
+const UNSUBSCRIBE_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; \
+     base-uri 'none'; frame-ancestors 'none'";
+
+/// Pages no other site may frame: a framed page with a button invites clickjacking.
+fn unframeable(csp: &'static str) -> SetHeader {
+    SetHeader::new()
+        .overriding("Content-Security-Policy", csp)
+        .overriding("X-Frame-Options", "DENY")
+        .overriding("X-Content-Type-Options", "nosniff")
+}
+
+/// Headers of every answer of the api, errors included (they are rendered here so they get them too): no
+/// content sniffing; nothing from `/auth-api` is cached, as its answers carry tokens or the signed-in user's own
+/// details (a rule by prefix cannot miss a new token operation); and the unsubscribe page cannot be framed.
+async fn api_headers<E: Endpoint>(inner: Arc<E>, req: Request) -> poem::Result<Response> {
+    let path = req.uri().path();
+    let auth_api = path.starts_with("/auth-api/");
+    let unsubscribe = path.starts_with("/api/unsubscribe/");
+    let mut response = match inner.call(req).await {
+        Ok(output) => output.into_response(),
+        Err(err) => render(err).await,
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        poem::http::header::X_CONTENT_TYPE_OPTIONS,
+        poem::http::HeaderValue::from_static("nosniff"),
+    );
+    if auth_api {
+        headers.insert(
+            poem::http::header::CACHE_CONTROL,
+            poem::http::HeaderValue::from_static("no-store"),
+        );
+    }
+    if unsubscribe {
+        headers.insert(
+            poem::http::header::CONTENT_SECURITY_POLICY,
+            poem::http::HeaderValue::from_static(UNSUBSCRIBE_CSP),
+        );
+        headers.insert(
+            poem::http::header::X_FRAME_OPTIONS,
+            poem::http::HeaderValue::from_static("DENY"),
+        );
+    }
+    Ok(response)
 }
 
 #[handler]

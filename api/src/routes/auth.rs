@@ -25,13 +25,13 @@ pub struct AuthConfig {
     #[oai(rename = "providerName")]
     pub provider_name: String,
     /// Set when Google sign-in is configured.
-    #[oai(rename = "googleClientId")]
+    #[oai(nullable, rename = "googleClientId")]
     pub google_client_id: Option<String>,
     /// Set in client-auth mode: the one client this deployment serves.
-    #[oai(rename = "clientAuthShort")]
+    #[oai(nullable, rename = "clientAuthShort")]
     pub client_auth_short: Option<String>,
     /// The name of the client the sign-in pages are for (client-auth mode, or `?client=`), when known.
-    #[oai(rename = "clientName")]
+    #[oai(nullable, rename = "clientName")]
     pub client_name: Option<String>,
 }
 
@@ -43,21 +43,21 @@ pub struct LoginRequest {
     #[oai(validator(max_length = 1024))]
     pub password: String,
     /// A client's short name: signs in to that client directly (client users, client-auth mode).
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
 #[derive(Debug, Object)]
 pub struct LoginResponse {
-    #[oai(rename = "accessToken")]
+    #[oai(nullable, rename = "accessToken")]
     pub access_token: Option<String>,
-    #[oai(rename = "refreshToken")]
+    #[oai(nullable, rename = "refreshToken")]
     pub refresh_token: Option<String>,
     #[oai(rename = "twoFactorRequired")]
     pub two_factor_required: bool,
     pub email: String,
     /// Where the code was sent when two-factor is required: email, phone or app.
-    #[oai(rename = "twoFactorMethod")]
+    #[oai(nullable, rename = "twoFactorMethod")]
     pub two_factor_method: Option<String>,
 }
 
@@ -67,7 +67,7 @@ pub struct LoginCodeRequest {
     pub email: String,
     #[oai(validator(max_length = 16))]
     pub code: String,
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -76,7 +76,7 @@ pub struct GoogleLoginRequest {
     /// The ID token Google's sign-in button hands the page.
     #[oai(validator(max_length = 8192))]
     pub credential: String,
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -96,7 +96,7 @@ pub struct RegisterRequest {
     #[oai(rename = "twoFactorMethod", validator(max_length = 10))]
     pub two_factor_method: String,
     /// The client to register with (set automatically in client-auth mode).
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -115,7 +115,7 @@ pub struct EmailToken {
     pub email: String,
     #[oai(validator(max_length = 100))]
     pub token: String,
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -123,7 +123,7 @@ pub struct EmailToken {
 pub struct ResetEmailRequest {
     #[oai(validator(max_length = 320))]
     pub email: String,
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -140,7 +140,7 @@ pub struct ResetPasswordRequest {
     pub token: String,
     #[oai(validator(max_length = 320))]
     pub email: String,
-    #[oai(validator(max_length = 64))]
+    #[oai(nullable, validator(max_length = 64))]
     pub client: Option<String>,
 }
 
@@ -157,7 +157,7 @@ pub struct RefreshRequest {
 
 #[derive(Debug, Object)]
 pub struct LogoutRequest {
-    #[oai(rename = "refreshToken", validator(max_length = 200))]
+    #[oai(nullable, rename = "refreshToken", validator(max_length = 200))]
     pub refresh_token: Option<String>,
 }
 

@@ -18,13 +18,15 @@ pub struct Contact {
     pub first_name: String,
     #[oai(rename = "lastName")]
     pub last_name: String,
+    #[oai(nullable)]
     pub phone: Option<String>,
+    #[oai(nullable)]
     pub vanid: Option<i64>,
     /// subscribed, unsubscribed or bounced
     pub subscription: String,
-    #[oai(rename = "originCodeId")]
+    #[oai(nullable, rename = "originCodeId")]
     pub origin_code_id: Option<i64>,
-    #[oai(rename = "originCodeName")]
+    #[oai(nullable, rename = "originCodeName")]
     pub origin_code_name: Option<String>,
     pub created: DateTime<Utc>,
 }

@@ -27,10 +27,11 @@ pub struct Form {
     #[oai(rename = "bodyHtml")]
     pub body_html: String,
     pub enabled: bool,
-    #[oai(rename = "externalOriginCodeId")]
+    #[oai(nullable, rename = "externalOriginCodeId")]
     pub external_origin_code_id: Option<i64>,
-    #[oai(rename = "originCodeName")]
+    #[oai(nullable, rename = "originCodeName")]
     pub origin_code_name: Option<String>,
+    #[oai(nullable)]
     pub redirect_url: Option<String>,
     #[oai(rename = "submissionCount")]
     pub submission_count: i64,
@@ -45,19 +46,20 @@ pub struct Form {
 /// Fields of a form; absent fields keep their value on PATCH.
 #[derive(Debug, Object)]
 pub struct FormInput {
-    #[oai(validator(max_length = 200))]
+    #[oai(nullable, validator(max_length = 200))]
     pub name: Option<String>,
-    #[oai(rename = "externalOriginCodeId")]
+    #[oai(nullable, rename = "externalOriginCodeId")]
     pub external_origin_code_id: Option<i64>,
     /// A new origin code for the form, by name (or an existing one of that name): created in the same
     /// transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
     #[oai(rename = "originCodeName", validator(max_length = 200))]
     pub origin_code_name: Option<String>,
     /// http(s) address the visitor goes to after submitting; empty for a thank-you message.
-    #[oai(validator(max_length = 2000))]
+    #[oai(nullable, validator(max_length = 2000))]
     pub redirect_url: Option<String>,
-    #[oai(rename = "bodyHtml")]
+    #[oai(nullable, rename = "bodyHtml")]
     pub body_html: Option<String>,
+    #[oai(nullable)]
     pub enabled: Option<bool>,
 }
 
@@ -68,6 +70,7 @@ pub struct FormView {
     pub name: String,
     #[oai(rename = "bodyHtml")]
     pub body_html: String,
+    #[oai(nullable)]
     pub redirect_url: Option<String>,
 }
 
@@ -76,30 +79,32 @@ pub struct Submission {
     #[oai(validator(max_length = 320))]
     pub email: String,
     /// Honeypot: hidden from people, filled in by bots. A submission that fills it is dropped silently.
-    #[oai(validator(max_length = 500))]
+    #[oai(nullable, validator(max_length = 500))]
     pub website: Option<String>,
 }
 
 #[derive(Debug, Object)]
 pub struct SubmissionResult {
     pub message: String,
+    #[oai(nullable)]
     pub redirect_url: Option<String>,
 }
 
 #[derive(Debug, Object, sqlx::FromRow)]
 pub struct ExternalSignup {
     pub id: i64,
-    #[oai(rename = "formId")]
+    #[oai(nullable, rename = "formId")]
     pub form_id: Option<i64>,
-    #[oai(rename = "formName")]
+    #[oai(nullable, rename = "formName")]
     pub form_name: Option<String>,
     #[oai(rename = "contactId")]
     pub contact_id: i64,
     pub email: String,
-    #[oai(rename = "originCodeId")]
+    #[oai(nullable, rename = "originCodeId")]
     pub origin_code_id: Option<i64>,
-    #[oai(rename = "originCodeName")]
+    #[oai(nullable, rename = "originCodeName")]
     pub origin_code_name: Option<String>,
+    #[oai(nullable)]
     pub referrer: Option<String>,
     pub created: DateTime<Utc>,
 }

@@ -32,9 +32,10 @@ pub struct FileUpload {
 pub struct MappedUpload {
     pub file: Upload,
     /// JSON object: file column header → field id (see GET /api/imports/fields/).
+    #[oai(validator(pattern = "^[^\\x00]*$"))]
     pub mapping: String,
     /// Origin code name for contacts created by this import.
-    #[oai(rename = "originCode")]
+    #[oai(rename = "originCode", validator(pattern = "^[^\\x00]*$"))]
     pub origin_code: Option<String>,
 }
 

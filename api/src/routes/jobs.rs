@@ -21,6 +21,7 @@ pub enum JobStatus {
 
 #[derive(Debug, Object)]
 pub struct JobUser {
+    #[oai(nullable)]
     pub id: Option<i64>,
 }
 
@@ -29,8 +30,9 @@ pub struct JobUser {
 pub struct JobResult {
     pub message: String,
     /// Where "View Result" leads.
+    #[oai(nullable)]
     pub link: Option<String>,
-    #[oai(rename = "segmentId")]
+    #[oai(nullable, rename = "segmentId")]
     pub segment_id: Option<i64>,
     /// The figures behind the message.
     pub details: serde_json::Value,
@@ -50,11 +52,14 @@ pub struct Job {
     pub completed: bool,
     pub is_active: bool,
     /// Set once the job is done.
+    #[oai(nullable)]
     pub success: Option<bool>,
     pub created: DateTime<Utc>,
     pub updated: DateTime<Utc>,
     pub user: JobUser,
+    #[oai(nullable)]
     pub result: Option<JobResult>,
+    #[oai(nullable)]
     pub error: Option<String>,
 }
 

@@ -27,9 +27,9 @@ pub struct MailingTemplate {
 
 #[derive(Debug, Object)]
 pub struct TemplateInput {
-    #[oai(validator(max_length = 200))]
+    #[oai(nullable, validator(max_length = 200))]
     pub name: Option<String>,
-    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
+    #[oai(nullable, rename = "bodyHtml", validator(max_length = 500000))]
     pub body_html: Option<String>,
 }
 
@@ -40,7 +40,7 @@ pub struct Sender {
     pub name: String,
     #[oai(rename = "fromAddress")]
     pub from_address: String,
-    #[oai(rename = "replyTo")]
+    #[oai(nullable, rename = "replyTo")]
     pub reply_to: Option<String>,
     pub created: DateTime<Utc>,
 }
@@ -51,7 +51,7 @@ pub struct SenderInput {
     pub name: String,
     #[oai(rename = "fromAddress", validator(max_length = 320))]
     pub from_address: String,
-    #[oai(rename = "replyTo", validator(max_length = 320))]
+    #[oai(nullable, rename = "replyTo", validator(max_length = 320))]
     pub reply_to: Option<String>,
 }
 
@@ -68,22 +68,22 @@ pub struct Mailing {
     pub name: String,
     #[oai(rename = "subjectLine")]
     pub subject_line: String,
-    #[oai(rename = "senderId")]
+    #[oai(nullable, rename = "senderId")]
     pub sender_id: Option<i64>,
-    #[oai(rename = "senderName")]
+    #[oai(nullable, rename = "senderName")]
     pub sender_name: Option<String>,
-    #[oai(rename = "sendTime")]
+    #[oai(nullable, rename = "sendTime")]
     pub send_time: Option<DateTime<Utc>>,
-    #[oai(rename = "listId")]
+    #[oai(nullable, rename = "listId")]
     pub list_id: Option<i64>,
-    #[oai(rename = "listName")]
+    #[oai(nullable, rename = "listName")]
     pub list_name: Option<String>,
     #[oai(rename = "bodyHtml")]
     pub body_html: String,
     #[oai(rename = "isDraft")]
     pub is_draft: bool,
     /// When the send started; null until then.
-    #[oai(rename = "sendAttempt")]
+    #[oai(nullable, rename = "sendAttempt")]
     pub send_attempt: Option<DateTime<Utc>>,
     /// Recipients who opened (people, not machines), counted once each.
     #[oai(rename = "openCount")]
@@ -92,7 +92,7 @@ pub struct Mailing {
     pub recip_count: i64,
     /// idle, sending, done or paused
     pub delivery: String,
-    #[oai(rename = "deliveryMessage")]
+    #[oai(nullable, rename = "deliveryMessage")]
     pub delivery_message: Option<String>,
     pub created: DateTime<Utc>,
 }
@@ -148,9 +148,9 @@ pub struct TestSendInput {
     pub subject_line: String,
     #[oai(rename = "senderId")]
     pub sender_id: i64,
-    #[oai(rename = "sendTime")]
+    #[oai(nullable, rename = "sendTime")]
     pub send_time: Option<DateTime<Utc>>,
-    #[oai(rename = "listId")]
+    #[oai(nullable, rename = "listId")]
     pub list_id: Option<i64>,
     #[oai(rename = "bodyHtml", validator(max_length = 500000))]
     pub body_html: String,

@@ -51,9 +51,9 @@ pub struct Me {
     /// Universal permissions ("view user").
     #[oai(rename = "universalPermissions")]
     pub universal_permissions: Vec<String>,
-    #[oai(rename = "clientId")]
+    #[oai(nullable, rename = "clientId")]
     pub client_id: Option<i64>,
-    #[oai(rename = "clientName")]
+    #[oai(nullable, rename = "clientName")]
     pub client_name: Option<String>,
     /// Whether the user may switch to another client (universal users outside client-auth mode).
     #[oai(rename = "canSwitchClient")]

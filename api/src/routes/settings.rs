@@ -24,9 +24,9 @@ pub struct AppSettings {
 /// Fields to change; absent fields stay as they are.
 #[derive(Debug, Object)]
 pub struct AppSettingsUpdate {
-    #[oai(validator(min_length = 1, max_length = 200))]
+    #[oai(nullable, validator(min_length = 1, max_length = 200))]
     pub client_name: Option<String>,
-    #[oai(rename = "mediaEnabled")]
+    #[oai(nullable, rename = "mediaEnabled")]
     pub media_enabled: Option<bool>,
 }
 

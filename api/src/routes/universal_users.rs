@@ -57,16 +57,17 @@ pub struct NewUniversalUserInput {
 
 #[derive(Debug, Object)]
 pub struct UniversalUserUpdate {
-    #[oai(rename = "firstName", validator(max_length = 100))]
+    #[oai(nullable, rename = "firstName", validator(max_length = 100))]
     pub first_name: Option<String>,
-    #[oai(rename = "lastName", validator(max_length = 100))]
+    #[oai(nullable, rename = "lastName", validator(max_length = 100))]
     pub last_name: Option<String>,
+    #[oai(nullable)]
     pub enabled: Option<bool>,
-    #[oai(rename = "allClients")]
+    #[oai(nullable, rename = "allClients")]
     pub all_clients: Option<bool>,
-    #[oai(rename = "universalPermissions")]
+    #[oai(nullable, rename = "universalPermissions")]
     pub universal_permissions: Option<Vec<String>>,
-    #[oai(rename = "clientIds")]
+    #[oai(nullable, rename = "clientIds")]
     pub client_ids: Option<Vec<i64>>,
 }
 

@@ -56,8 +56,9 @@ pub struct ManagedUser {
 #[derive(Debug, Object)]
 pub struct ManagedUserUpdate {
     /// Client users only: universal users are enabled in Manage Universal Users.
+    #[oai(nullable)]
     pub enabled: Option<bool>,
-    #[oai(rename = "roleIds")]
+    #[oai(nullable, rename = "roleIds")]
     pub role_ids: Option<Vec<i64>>,
 }
 

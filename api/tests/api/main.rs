@@ -10,6 +10,7 @@ mod auth;
 mod conventions;
 mod email_addresses;
 mod forms;
+mod hardening;
 mod identity;
 mod jobs;
 mod lists;

@@ -13,7 +13,9 @@ export interface AppSettingsUpdate {
   /**
      * @minLength 1
      * @maxLength 200
+     * @nullable
      */
-  client_name?: string;
-  mediaEnabled?: boolean;
+  client_name?: string | null;
+  /** @nullable */
+  mediaEnabled?: boolean | null;
 }

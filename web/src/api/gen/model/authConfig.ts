@@ -12,10 +12,19 @@
 export interface AuthConfig {
   /** The agency's name, shown in the footer. */
   providerName: string;
-  /** Set when Google sign-in is configured. */
-  googleClientId?: string;
-  /** Set in client-auth mode: the one client this deployment serves. */
-  clientAuthShort?: string;
-  /** The name of the client the sign-in pages are for (client-auth mode, or `?client=`), when known. */
-  clientName?: string;
+  /**
+     * Set when Google sign-in is configured.
+     * @nullable
+     */
+  googleClientId?: string | null;
+  /**
+     * Set in client-auth mode: the one client this deployment serves.
+     * @nullable
+     */
+  clientAuthShort?: string | null;
+  /**
+     * The name of the client the sign-in pages are for (client-auth mode, or `?client=`), when known.
+     * @nullable
+     */
+  clientName?: string | null;
 }

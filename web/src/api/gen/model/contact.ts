@@ -11,11 +11,15 @@ export interface Contact {
   email: string;
   firstName: string;
   lastName: string;
-  phone?: string;
-  vanid?: number;
+  /** @nullable */
+  phone?: string | null;
+  /** @nullable */
+  vanid?: number | null;
   /** subscribed, unsubscribed or bounced */
   subscription: string;
-  originCodeId?: number;
-  originCodeName?: string;
+  /** @nullable */
+  originCodeId?: number | null;
+  /** @nullable */
+  originCodeName?: string | null;
   created: string;
 }

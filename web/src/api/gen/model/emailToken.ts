@@ -14,6 +14,9 @@ export interface EmailToken {
   email: string;
   /** @maxLength 100 */
   token: string;
-  /** @maxLength 64 */
-  client?: string;
+  /**
+     * @maxLength 64
+     * @nullable
+     */
+  client?: string | null;
 }

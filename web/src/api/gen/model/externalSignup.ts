@@ -8,12 +8,17 @@
 
 export interface ExternalSignup {
   id: number;
-  formId?: number;
-  formName?: string;
+  /** @nullable */
+  formId?: number | null;
+  /** @nullable */
+  formName?: string | null;
   contactId: number;
   email: string;
-  originCodeId?: number;
-  originCodeName?: string;
-  referrer?: string;
+  /** @nullable */
+  originCodeId?: number | null;
+  /** @nullable */
+  originCodeName?: string | null;
+  /** @nullable */
+  referrer?: string | null;
   created: string;
 }

@@ -11,9 +11,12 @@ export interface Form {
   name: string;
   bodyHtml: string;
   enabled: boolean;
-  externalOriginCodeId?: number;
-  originCodeName?: string;
-  redirect_url?: string;
+  /** @nullable */
+  externalOriginCodeId?: number | null;
+  /** @nullable */
+  originCodeName?: string | null;
+  /** @nullable */
+  redirect_url?: string | null;
   submissionCount: number;
   /** Same as submissionCount (the spec names both). */
   submissions: number;

@@ -10,9 +10,13 @@
  * Fields of a form; absent fields keep their value on PATCH.
  */
 export interface FormInput {
-  /** @maxLength 200 */
-  name?: string;
-  externalOriginCodeId?: number;
+  /**
+     * @maxLength 200
+     * @nullable
+     */
+  name?: string | null;
+  /** @nullable */
+  externalOriginCodeId?: number | null;
   /**
      * A new origin code for the form, by name (or an existing one of that name): created in the same
      * transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
@@ -22,8 +26,11 @@ export interface FormInput {
   /**
      * http(s) address the visitor goes to after submitting; empty for a thank-you message.
      * @maxLength 2000
+     * @nullable
      */
-  redirect_url?: string;
-  bodyHtml?: string;
-  enabled?: boolean;
+  redirect_url?: string | null;
+  /** @nullable */
+  bodyHtml?: string | null;
+  /** @nullable */
+  enabled?: boolean | null;
 }

@@ -13,5 +13,6 @@ export interface FormView {
   id: number;
   name: string;
   bodyHtml: string;
-  redirect_url?: string;
+  /** @nullable */
+  redirect_url?: string | null;
 }

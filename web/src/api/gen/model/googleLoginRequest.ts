@@ -12,6 +12,9 @@ export interface GoogleLoginRequest {
      * @maxLength 8192
      */
   credential: string;
-  /** @maxLength 64 */
-  client?: string;
+  /**
+     * @maxLength 64
+     * @nullable
+     */
+  client?: string | null;
 }

@@ -8,8 +8,14 @@
 
 export type ImportContactsBody = {
   file: Blob | File;
-  /** JSON object: file column header → field id (see GET /api/imports/fields/). */
+  /**
+     * JSON object: file column header → field id (see GET /api/imports/fields/).
+     * @pattern ^[^\x00]*$
+     */
   mapping: string;
-  /** Origin code name for contacts created by this import. */
+  /**
+     * Origin code name for contacts created by this import.
+     * @pattern ^[^\x00]*$
+     */
   originCode?: string;
 };

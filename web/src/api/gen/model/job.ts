@@ -22,11 +22,15 @@ export interface Job {
   progress: number;
   completed: boolean;
   is_active: boolean;
-  /** Set once the job is done. */
-  success?: boolean;
+  /**
+     * Set once the job is done.
+     * @nullable
+     */
+  success?: boolean | null;
   created: string;
   updated: string;
   user: JobUser;
-  result?: JobResult;
-  error?: string;
+  result?: JobResult & (unknown | null) | null;
+  /** @nullable */
+  error?: string | null;
 }

@@ -11,9 +11,13 @@
  */
 export interface JobResult {
   message: string;
-  /** Where "View Result" leads. */
-  link?: string;
-  segmentId?: number;
+  /**
+     * Where "View Result" leads.
+     * @nullable
+     */
+  link?: string | null;
+  /** @nullable */
+  segmentId?: number | null;
   /** The figures behind the message. */
   details: unknown;
 }

@@ -7,5 +7,6 @@
  */
 
 export interface JobUser {
-  id?: number;
+  /** @nullable */
+  id?: number | null;
 }

@@ -11,6 +11,9 @@ export interface LoginCodeRequest {
   email: string;
   /** @maxLength 16 */
   code: string;
-  /** @maxLength 64 */
-  client?: string;
+  /**
+     * @maxLength 64
+     * @nullable
+     */
+  client?: string | null;
 }

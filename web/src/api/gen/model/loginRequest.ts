@@ -17,6 +17,7 @@ export interface LoginRequest {
   /**
      * A client's short name: signs in to that client directly (client users, client-auth mode).
      * @maxLength 64
+     * @nullable
      */
-  client?: string;
+  client?: string | null;
 }

@@ -7,10 +7,15 @@
  */
 
 export interface LoginResponse {
-  accessToken?: string;
-  refreshToken?: string;
+  /** @nullable */
+  accessToken?: string | null;
+  /** @nullable */
+  refreshToken?: string | null;
   twoFactorRequired: boolean;
   email: string;
-  /** Where the code was sent when two-factor is required: email, phone or app. */
-  twoFactorMethod?: string;
+  /**
+     * Where the code was sent when two-factor is required: email, phone or app.
+     * @nullable
+     */
+  twoFactorMethod?: string | null;
 }

@@ -7,6 +7,9 @@
  */
 
 export interface LogoutRequest {
-  /** @maxLength 200 */
-  refreshToken?: string;
+  /**
+     * @maxLength 200
+     * @nullable
+     */
+  refreshToken?: string | null;
 }

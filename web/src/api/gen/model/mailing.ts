@@ -10,20 +10,29 @@ export interface Mailing {
   id: number;
   name: string;
   subjectLine: string;
-  senderId?: number;
-  senderName?: string;
-  sendTime?: string;
-  listId?: number;
-  listName?: string;
+  /** @nullable */
+  senderId?: number | null;
+  /** @nullable */
+  senderName?: string | null;
+  /** @nullable */
+  sendTime?: string | null;
+  /** @nullable */
+  listId?: number | null;
+  /** @nullable */
+  listName?: string | null;
   bodyHtml: string;
   isDraft: boolean;
-  /** When the send started; null until then. */
-  sendAttempt?: string;
+  /**
+     * When the send started; null until then.
+     * @nullable
+     */
+  sendAttempt?: string | null;
   /** Recipients who opened (people, not machines), counted once each. */
   openCount: number;
   recipCount: number;
   /** idle, sending, done or paused */
   delivery: string;
-  deliveryMessage?: string;
+  /** @nullable */
+  deliveryMessage?: string | null;
   created: string;
 }

@@ -7,7 +7,11 @@
  */
 
 export interface ManagedUserUpdate {
-  /** Client users only: universal users are enabled in Manage Universal Users. */
-  enabled?: boolean;
-  roleIds?: number[];
+  /**
+     * Client users only: universal users are enabled in Manage Universal Users.
+     * @nullable
+     */
+  enabled?: boolean | null;
+  /** @nullable */
+  roleIds?: number[] | null;
 }

@@ -25,8 +25,10 @@ export interface Me {
   permissions: string[];
   /** Universal permissions ("view user"). */
   universalPermissions: string[];
-  clientId?: number;
-  clientName?: string;
+  /** @nullable */
+  clientId?: number | null;
+  /** @nullable */
+  clientName?: string | null;
   /** Whether the user may switch to another client (universal users outside client-auth mode). */
   canSwitchClient: boolean;
 }

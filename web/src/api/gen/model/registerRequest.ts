@@ -25,6 +25,7 @@ export interface RegisterRequest {
   /**
      * The client to register with (set automatically in client-auth mode).
      * @maxLength 64
+     * @nullable
      */
-  client?: string;
+  client?: string | null;
 }

@@ -9,6 +9,9 @@
 export interface ResetEmailRequest {
   /** @maxLength 320 */
   email: string;
-  /** @maxLength 64 */
-  client?: string;
+  /**
+     * @maxLength 64
+     * @nullable
+     */
+  client?: string | null;
 }

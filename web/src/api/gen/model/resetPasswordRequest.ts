@@ -13,6 +13,9 @@ export interface ResetPasswordRequest {
   token: string;
   /** @maxLength 320 */
   email: string;
-  /** @maxLength 64 */
-  client?: string;
+  /**
+     * @maxLength 64
+     * @nullable
+     */
+  client?: string | null;
 }

@@ -13,6 +13,7 @@ export interface Sender {
   id: number;
   name: string;
   fromAddress: string;
-  replyTo?: string;
+  /** @nullable */
+  replyTo?: string | null;
   created: string;
 }

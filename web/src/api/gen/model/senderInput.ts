@@ -14,6 +14,9 @@ export interface SenderInput {
   name: string;
   /** @maxLength 320 */
   fromAddress: string;
-  /** @maxLength 320 */
-  replyTo?: string;
+  /**
+     * @maxLength 320
+     * @nullable
+     */
+  replyTo?: string | null;
 }

@@ -12,6 +12,7 @@ export interface Submission {
   /**
      * Honeypot: hidden from people, filled in by bots. A submission that fills it is dropped silently.
      * @maxLength 500
+     * @nullable
      */
-  website?: string;
+  website?: string | null;
 }

@@ -8,5 +8,6 @@
 
 export interface SubmissionResult {
   message: string;
-  redirect_url?: string;
+  /** @nullable */
+  redirect_url?: string | null;
 }

@@ -7,8 +7,14 @@
  */
 
 export interface TemplateInput {
-  /** @maxLength 200 */
-  name?: string;
-  /** @maxLength 500000 */
-  bodyHtml?: string;
+  /**
+     * @maxLength 200
+     * @nullable
+     */
+  name?: string | null;
+  /**
+     * @maxLength 500000
+     * @nullable
+     */
+  bodyHtml?: string | null;
 }

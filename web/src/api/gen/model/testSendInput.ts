@@ -15,8 +15,10 @@ export interface TestSendInput {
   /** @maxLength 300 */
   subjectLine: string;
   senderId: number;
-  sendTime?: string;
-  listId?: number;
+  /** @nullable */
+  sendTime?: string | null;
+  /** @nullable */
+  listId?: number | null;
   /** @maxLength 500000 */
   bodyHtml: string;
 }

@@ -7,12 +7,22 @@
  */
 
 export interface UniversalUserUpdate {
-  /** @maxLength 100 */
-  firstName?: string;
-  /** @maxLength 100 */
-  lastName?: string;
-  enabled?: boolean;
-  allClients?: boolean;
-  universalPermissions?: string[];
-  clientIds?: number[];
+  /**
+     * @maxLength 100
+     * @nullable
+     */
+  firstName?: string | null;
+  /**
+     * @maxLength 100
+     * @nullable
+     */
+  lastName?: string | null;
+  /** @nullable */
+  enabled?: boolean | null;
+  /** @nullable */
+  allClients?: boolean | null;
+  /** @nullable */
+  universalPermissions?: string[] | null;
+  /** @nullable */
+  clientIds?: number[] | null;
 }

@@ -24,7 +24,7 @@ export type LoginOutcome =
 export function loginOutcome(response: LoginResponse): LoginOutcome {
   if (response.accessToken && !response.twoFactorRequired) {
     return tokenHasScope(response.accessToken, 'basic')
-      ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken }
+      ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken ?? undefined }
       : { kind: 'error', message: UNABLE_TO_LOGIN };
   }
   if (response.twoFactorRequired) {
@@ -39,7 +39,7 @@ export function loginOutcome(response: LoginResponse): LoginOutcome {
 export function googleLoginOutcome(response: LoginResponse | undefined): LoginOutcome {
   if (!response?.accessToken) return { kind: 'error', message: UNABLE_TO_LOGIN_WITH_GOOGLE };
   return tokenHasScope(response.accessToken, 'basic')
-    ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken }
+    ? { kind: 'token', token: response.accessToken, refreshToken: response.refreshToken ?? undefined }
     : { kind: 'error', message: UNABLE_TO_LOGIN };
 }
 
