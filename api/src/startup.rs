@@ -184,7 +184,10 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
     };
 
     Route::new()
-        .at("/api/openapi.json", spec)
+        .at(
+            "/api/openapi.json",
+            spec.with(SetHeader::new().overriding("X-Content-Type-Options", "nosniff")),
+        )
         .nest("/api/docs", docs.with(unframeable(DOCS_CSP)))
         .nest_no_strip("/api", api.clone())
         .nest_no_strip("/auth-api", api.clone())

@@ -279,6 +279,12 @@ async fn token_answers_are_not_stored_and_api_answers_not_sniffed() {
         .unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     assert_eq!(missing.headers()["x-content-type-options"], "nosniff");
+    let document = app
+        .request(Method::GET, "/api/openapi.json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(document.headers()["x-content-type-options"], "nosniff");
 }
 
 #[tokio::test]
