@@ -144,6 +144,8 @@ impl ImportsApi {
         #[oai(name = "overwriteOriginCode")] overwrite_origin_code: Query<Option<String>>,
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
+        // It creates contacts and may overwrite their origin codes, like the other two imports.
+        auth.0.require(PAGE_CONTACTS)?;
         let list_name = name.0.trim();
         if list_name.is_empty() || list_name.chars().count() > 200 {
             return Err(ApiError::BadRequest("List name is required".to_owned()));

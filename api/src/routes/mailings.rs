@@ -3,7 +3,7 @@
 //! mailings can be changed.
 
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
@@ -396,6 +396,9 @@ impl MailingsApi {
         auth: ClientAuth,
         input: Json<SenderInput>,
     ) -> Result<Created<Sender>, ApiError> {
+        // Senders are the addresses the client's mail goes out from: set up by an administrator on the System
+        // page, like the app settings.
+        auth.0.require(EDIT_ROLE)?;
         let name = required(&input.0.name, "Sender name")?;
         let from = valid_address(&input.0.from_address)?;
         let reply_to = input
@@ -430,6 +433,7 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
+        auth.0.require(EDIT_ROLE)?;
         super::delete_by_id(&state, &auth.0.client, "senders", id.0, "Sender not found").await
     }
 
