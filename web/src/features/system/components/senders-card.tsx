@@ -19,6 +19,8 @@ import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The spec's message for an e-mail field that fails its format check. */
+const INVALID_EMAIL = 'Not a valid email';
 
 /** The "Add sender" form: name, from address and an optional reply-to. */
 function AddSenderForm() {
@@ -43,6 +45,7 @@ function AddSenderForm() {
   });
 
   const fromValid = EMAIL_RE.test(fromAddress.trim());
+  const fromInvalid = fromAddress.trim() !== '' && !fromValid;
   const replyValid = replyTo.trim() === '' || EMAIL_RE.test(replyTo.trim());
   const valid = name.trim() !== '' && fromValid && replyValid;
 
@@ -69,9 +72,13 @@ function AddSenderForm() {
             value={fromAddress}
             maxLength={320}
             onChange={(e) => setFromAddress(e.target.value)}
-            isInvalid={fromAddress.trim() !== '' && !fromValid}
+            isInvalid={fromInvalid}
+            aria-describedby={fromInvalid ? 'sender-from-error' : undefined}
             required
           />
+          <Form.Control.Feedback type="invalid" id="sender-from-error">
+            {INVALID_EMAIL}
+          </Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="col-md-3" controlId="sender-reply-to">
           <Form.Label>Reply-to (optional)</Form.Label>
@@ -81,7 +88,11 @@ function AddSenderForm() {
             maxLength={320}
             onChange={(e) => setReplyTo(e.target.value)}
             isInvalid={!replyValid}
+            aria-describedby={replyValid ? undefined : 'sender-reply-to-error'}
           />
+          <Form.Control.Feedback type="invalid" id="sender-reply-to-error">
+            {INVALID_EMAIL}
+          </Form.Control.Feedback>
         </Form.Group>
         <div className="col-md-3">
           <Button type="submit" disabled={!valid || create.isPending}>
