@@ -464,19 +464,18 @@ impl MailingsApi {
         let first_name =
             crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id)
                 .await?;
-        let html = worker::mail::merge(
-            &input.0.body_html,
-            &worker::mail::MergeValues {
-                first_name,
-                email: to.clone(),
-            },
-        );
+        // Merged exactly as the real send merges them: subject and body.
+        let values = worker::mail::MergeValues {
+            first_name,
+            email: to.clone(),
+        };
+        let html = worker::mail::merge(&input.0.body_html, &values);
         let message = worker::mail::Outgoing {
             from_name,
             from_address,
             reply_to,
             to: to.clone(),
-            subject: format!("[Test] {subject}"),
+            subject: format!("[Test] {}", worker::mail::merge(&subject, &values)),
             html,
             unsubscribe_url: None,
             message_id: None,
