@@ -17,11 +17,18 @@ pub enum JobError {
     Io(String),
     #[error("bad job payload: {0}")]
     Payload(#[from] serde_json::Error),
+    /// Another worker holds what this job needs (a mailing's send lock); once it lets go, this job can run.
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl JobError {
-    /// Errors worth another attempt: the database or queue may be back soon. A bad payload never will.
+    /// Errors worth another attempt: the database or queue may be back soon, a busy lock free. A bad payload never
+    /// will be.
     pub fn is_transient(&self) -> bool {
-        matches!(self, Self::Tenancy(_) | Self::Database(_) | Self::Queue(_))
+        matches!(
+            self,
+            Self::Tenancy(_) | Self::Database(_) | Self::Queue(_) | Self::Busy(_)
+        )
     }
 }

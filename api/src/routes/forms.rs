@@ -2,7 +2,7 @@
 //! public endpoints, which resolve the client from the `client-short` header and need no sign-in.
 
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::public::Action;
 use crate::sanitize::{clean_html, DEFAULT_FORM_BODY};
@@ -502,6 +502,8 @@ impl FormsApi {
         auth: ClientAuth,
         filter: Query<Option<String>>,
     ) -> Result<Json<Vec<ExternalSignup>>, ApiError> {
+        // Signups are contacts' addresses: the forms themselves need no permission, their signups do.
+        auth.0.require(PAGE_CONTACTS)?;
         let filter: SignupFilter = match filter.0.as_deref() {
             Some(raw) if !raw.trim().is_empty() => serde_json::from_str(raw)
                 .map_err(|e| ApiError::BadRequest(format!("Invalid filter: {e}")))?,
@@ -534,6 +536,7 @@ impl FormsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ExternalSignup>, ApiError> {
+        auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let row = sqlx::query_as::<_, ExternalSignup>(concat!(signup_select!(), "where s.id = $1"))
             .bind(id.0)

@@ -146,6 +146,8 @@ impl ImportsApi {
         #[oai(name = "overwriteOriginCode")] overwrite_origin_code: Query<Option<String>>,
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
+        // It creates contacts and may overwrite their origin codes, like the other two imports.
+        auth.0.require(PAGE_CONTACTS)?;
         let list_name = list_name(&name.0)?.to_owned();
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (upload_id, filename) = store(&mut tx, body.file, false).await?;

@@ -1,6 +1,6 @@
 use super::origin_codes::OriginCode;
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
@@ -237,6 +237,8 @@ impl ListsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<CsvDownload, ApiError> {
+        // CRM pages need no permission, but a list's members are contacts in bulk.
+        auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let list = fetch_list(&mut tx, id.0).await?;
         let members: Vec<(String, String, String, Option<String>)> = sqlx::query_as(

@@ -3,7 +3,7 @@
 //! mailings can be changed.
 
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
@@ -397,6 +397,9 @@ impl MailingsApi {
         auth: ClientAuth,
         input: Json<SenderInput>,
     ) -> Result<Created<Sender>, ApiError> {
+        // Senders are the addresses the client's mail goes out from: set up by an administrator on the System
+        // page, like the app settings.
+        auth.0.require(EDIT_ROLE)?;
         let name = required(&input.0.name, "Sender name")?;
         let from = valid_address(&input.0.from_address)?;
         let reply_to = input
@@ -431,6 +434,7 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
+        auth.0.require(EDIT_ROLE)?;
         super::delete_by_id(&state, &auth.0.client, "senders", id.0, "Sender not found").await
     }
 
@@ -461,19 +465,18 @@ impl MailingsApi {
         let first_name =
             crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id)
                 .await?;
-        let html = worker::mail::merge(
-            &input.0.body_html,
-            &worker::mail::MergeValues {
-                first_name,
-                email: to.clone(),
-            },
-        );
+        // Merged exactly as the real send merges them: subject and body.
+        let values = worker::mail::MergeValues {
+            first_name,
+            email: to.clone(),
+        };
+        let html = worker::mail::merge(&input.0.body_html, &values);
         let message = worker::mail::Outgoing {
             from_name,
             from_address,
             reply_to,
             to: to.clone(),
-            subject: format!("[Test] {subject}"),
+            subject: format!("[Test] {}", worker::mail::merge(&subject, &values)),
             html,
             unsubscribe_url: None,
             message_id: None,

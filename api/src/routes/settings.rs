@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -72,6 +72,9 @@ impl SettingsApi {
         id: Path<i64>,
         body: Json<AppSettingsUpdate>,
     ) -> Result<Json<AppSettings>, ApiError> {
+        // "edit role" is the client's administrator permission: its holder can already grant any permission, so
+        // guarding the settings with it opens nothing new. Everyone may read them (the shell loads them).
+        auth.0.require(EDIT_ROLE)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let updated = sqlx::query(
             "update app_settings set media_enabled = coalesce($2, media_enabled), updated = now() where id = $1",

@@ -233,6 +233,37 @@ async fn send_to_my_inbox_delivers_one_rendered_copy_to_the_signed_in_user() {
 }
 
 #[tokio::test]
+async fn issue_17_bug_3_send_to_my_inbox_merges_the_subject_like_the_real_send() {
+    let (port, inbox) = start_sink().await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let client = app.create_client().await;
+    let email = app.create_user(true, &[]).await;
+    let session = app.session_for(&email, &client).await;
+    let sender = post(
+        &app,
+        &session,
+        "/api/sender",
+        json!({ "name": "Team River", "fromAddress": "team@river.org" }),
+    )
+    .await;
+    let response = app
+        .api(Method::POST, "/api/crm-mailing/send-to-my-inbox", &session)
+        .json(
+            &json!({ "name": "June", "subjectLine": "Hello {{First.Name}}, rivers need you", "senderId": sender["id"],
+                     "bodyHtml": "<p>Hi</p>" }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let raw = String::from_utf8_lossy(&inbox.lock().unwrap()[0].data).to_string();
+    assert!(
+        raw.contains("Subject: [Test] Hello Test, rivers need you"),
+        "{raw}"
+    );
+}
+
+#[tokio::test]
 async fn send_to_my_inbox_says_so_when_the_mail_server_is_down() {
     let app = spawn_app().await;
     let session = app.session(&app.create_client().await).await;
@@ -772,4 +803,76 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
         !journal.exists(),
         "a finished send leaves no journal behind"
     );
+}
+
+/// The client's newest job row: status, error, attempts and success.
+async fn newest_job(
+    app: &TestApp,
+    client: &tenancy::Client,
+) -> (String, Option<String>, i32, Option<bool>) {
+    let mut tx = app.tenancy.begin(client).await.unwrap();
+    let job = sqlx::query_as(
+        "select status, error, attempts, success from jobs order by id desc limit 1",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    job
+}
+
+#[tokio::test]
+async fn item_7_a_send_that_finds_its_mailing_locked_by_another_worker_is_retried() {
+    let (port, inbox) = start_sink_with(std::sync::Arc::new(|_: &str| None)).await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let emails = addresses("patient", 3);
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    // Another worker is still sending this mailing: it holds the mailing's send lock.
+    let other_sender = app
+        .tenancy
+        .try_exclusive(&client, id)
+        .await
+        .unwrap()
+        .expect("the send lock is free");
+    send_now(&app, &client, id).await;
+
+    // The attempt that met the lock leaves the job queued for another try; it does not fail it.
+    let mut job = newest_job(&app, &client).await;
+    for _ in 0..500 {
+        if job.2 >= 1 && job.0 != "running" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        job = newest_job(&app, &client).await;
+    }
+    assert_eq!(
+        (job.0.as_str(), job.1.as_deref()),
+        (
+            "queued",
+            Some("This mailing is being sent by another worker")
+        ),
+        "{job:?}"
+    );
+    assert!(
+        inbox.lock().unwrap().is_empty(),
+        "nothing sent while locked"
+    );
+
+    // The other worker lets go: the retry sends the mailing.
+    drop(other_sender);
+    let done = wait_for_delivery(&app, &session, id, "done").await;
+    assert_eq!(done["recipCount"], 3);
+    let mut expected = emails.clone();
+    expected.sort();
+    assert_eq!(
+        delivered_to(&inbox),
+        expected,
+        "each recipient exactly once"
+    );
+    let (status, _, attempts, success) = newest_job(&app, &client).await;
+    assert_eq!((status.as_str(), success), ("done", Some(true)));
+    assert!(attempts >= 2, "the job ran again: {attempts} attempts");
 }

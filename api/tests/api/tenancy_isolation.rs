@@ -1,6 +1,6 @@
 use crate::helpers::*;
-use reqwest::{Method, StatusCode};
-use serde_json::Value;
+use reqwest::{Method, Response, StatusCode};
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn one_clients_session_never_reaches_another_clients_rows() {
@@ -73,4 +73,589 @@ async fn one_clients_session_never_reaches_another_clients_rows() {
         .unwrap();
     assert_eq!(settings_a["client_short"], a.short_name.as_str());
     assert_eq!(settings_b["client_short"], b.short_name.as_str());
+}
+
+/// Who may call an operation (issue 11, item 8).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Guard {
+    /// Anyone, without signing in.
+    Public,
+    /// Any signed-in user, before or after choosing a client.
+    SignedIn,
+    /// A signed-in user holding this universal permission.
+    Universal(&'static str),
+    /// Any user acting for the client: CRM pages need no permission (spec section 6).
+    ClientUser,
+    /// A user acting for the client and holding one of these permissions there.
+    Client(&'static [&'static str]),
+}
+
+const VIEW_USER: &str = "view user";
+const EDIT_ROLE: &str = "edit role";
+const PAGE_CONTACTS: &str = "pageContacts";
+
+enum Body {
+    None,
+    Json(Value),
+    /// A CSV file in the multipart field `file`.
+    File,
+    /// A CSV file and its column mapping.
+    Mapped,
+}
+
+/// An operation's expected guard, and a request the operation accepts far enough to reach its handler.
+struct Expected {
+    op: &'static str,
+    guard: Guard,
+    body: Body,
+    query: &'static str,
+}
+
+fn expect(op: &'static str, guard: Guard) -> Expected {
+    Expected {
+        op,
+        guard,
+        body: Body::None,
+        query: "",
+    }
+}
+
+impl Expected {
+    fn json(self, body: Value) -> Self {
+        Self {
+            body: Body::Json(body),
+            ..self
+        }
+    }
+    fn with(self, body: Body) -> Self {
+        Self { body, ..self }
+    }
+    fn query(self, query: &'static str) -> Self {
+        Self { query, ..self }
+    }
+}
+
+/// Every operation of the API and who may call it. An operation missing here fails
+/// `item_8_every_operation_in_the_openapi_document_has_its_guard`: none ships without a decision on its guard.
+fn guard_table() -> Vec<Expected> {
+    use Guard::*;
+    const CONTACTS: Guard = Client(&[PAGE_CONTACTS]);
+    const ADMIN: Guard = Client(&[EDIT_ROLE]);
+    let mailing = json!({ "name": "Guard", "subjectLine": "Hi", "senderId": 999999,
+                          "sendTime": "2030-01-01T00:00:00Z", "listId": 999999, "bodyHtml": "<p>Hi</p>",
+                          "isDraft": true });
+    vec![
+        expect("getAuthConfig", Public),
+        expect("login", Public),
+        expect("submitLoginCode", Public),
+        expect("googleLogin", Public),
+        expect("register", Public),
+        expect("finishRegistration", Public),
+        expect("sendResetEmail", Public),
+        expect("checkResetToken", Public),
+        expect("resetPassword", Public),
+        expect("refreshToken", Public),
+        expect("logout", Public),
+        expect("viewCrmForm", Public),
+        expect("recordCrmFormView", Public),
+        expect("submitCrmForm", Public),
+        expect("trackOpen", Public),
+        expect("trackClick", Public),
+        expect("unsubscribePage", Public),
+        expect("unsubscribe", Public),
+        expect("health", Public),
+        expect("listMyClients", SignedIn),
+        expect("getMe", SignedIn),
+        expect("updateProfile", SignedIn).json(
+            json!({ "firstName": "Gus", "lastName": "Guard", "phone": "", "twoFactorMethod": "email" }),
+        ),
+        expect("changePassword", SignedIn)
+            .json(json!({ "currentPassword": "not-it", "newPassword": "Another-passw0rd" })),
+        expect("startAuthenticatorEnrolment", SignedIn),
+        expect("confirmAuthenticator", SignedIn).json(json!({ "code": "000000" })),
+        // Tried last: it ends the session it is called with.
+        expect("clientLogin", SignedIn).json(json!({ "clientId": 999999 })),
+        expect("listGrantableClients", Universal(VIEW_USER)),
+        expect("listUniversalUsers", Universal(VIEW_USER)),
+        expect("createUniversalUser", Universal(VIEW_USER)).json(
+            json!({ "email": "guard-new@example.org", "firstName": "G", "lastName": "U", "allClients": false,
+                    "universalPermissions": [], "clientIds": [] }),
+        ),
+        expect("updateUniversalUser", Universal(VIEW_USER)).json(json!({})),
+        expect("listUsers", Client(&[VIEW_USER])),
+        expect("updateUser", Client(&[VIEW_USER])).json(json!({})),
+        expect("listAuditEvents", Client(&[VIEW_USER])),
+        expect("listRoles", Client(&[VIEW_USER, EDIT_ROLE])),
+        expect("listPermissionNames", ClientUser),
+        expect("createRole", ADMIN).json(json!({ "name": "Guard role", "permissions": [] })),
+        expect("updateRole", ADMIN).json(json!({ "name": "Guard role", "permissions": [] })),
+        expect("deleteRole", ADMIN),
+        expect("getAppSettings", ClientUser),
+        expect("updateAppSettings", ADMIN).json(json!({ "client_name": "Renamed by a guard test" })),
+        expect("listJobs", ClientUser),
+        expect("getJob", ClientUser),
+        expect("recountLists", ClientUser),
+        expect("listCrmLists", ClientUser),
+        expect("createCrmList", ClientUser).json(json!({ "name": "Guard", "originCodes": [] })),
+        expect("getCrmList", ClientUser),
+        expect("deleteCrmList", ClientUser),
+        expect("downloadCrmList", CONTACTS),
+        expect("uploadCrmList", CONTACTS)
+            .with(Body::File)
+            .query("?name=Guard"),
+        expect("importNgpList", CONTACTS).with(Body::File),
+        expect("listImportFields", ClientUser),
+        expect("importContacts", CONTACTS).with(Body::Mapped),
+        expect("searchOriginCodes", ClientUser),
+        expect("listOriginCodes", Client(&["pageContactOriginCodes"])),
+        expect("getOrCreateOriginCode", ClientUser).json(json!({ "name": "Guard" })),
+        expect("searchContacts", CONTACTS),
+        expect("getContact", CONTACTS),
+        expect("listCrmForms", ClientUser),
+        expect("createCrmForm", ClientUser).json(json!({})),
+        expect("getCrmForm", ClientUser),
+        expect("updateCrmForm", ClientUser).json(json!({})),
+        expect("deleteCrmForm", ClientUser),
+        expect("listExternalSignups", CONTACTS),
+        expect("getExternalSignup", CONTACTS),
+        expect("listMailingTemplates", ClientUser),
+        expect("createMailingTemplate", ClientUser).json(json!({})),
+        expect("getMailingTemplate", ClientUser),
+        expect("updateMailingTemplate", ClientUser).json(json!({})),
+        expect("deleteMailingTemplate", ClientUser),
+        expect("listSenderNames", ClientUser),
+        expect("listSenders", ClientUser),
+        expect("createSender", ADMIN).json(json!({ "name": "Guard", "fromAddress": "guard@example.org" })),
+        expect("deleteSender", ADMIN),
+        expect("sendMailingToMyInbox", ClientUser).json(mailing.clone()),
+        expect("listMailings", ClientUser),
+        expect("createMailing", ClientUser).json(mailing.clone()),
+        expect("getMailing", ClientUser),
+        expect("updateMailing", ClientUser).json(mailing),
+        expect("deleteMailing", ClientUser),
+        expect("resumeMailing", ClientUser),
+        expect("getMailingStats", ClientUser),
+    ]
+}
+
+/// One operation of the OpenAPI document.
+struct Operation {
+    method: Method,
+    path: String,
+    /// The security scheme it declares, if any.
+    scheme: Option<String>,
+}
+
+fn document_operations() -> std::collections::BTreeMap<String, Operation> {
+    let document: Value = serde_json::from_str(&api::routes::spec_json()).unwrap();
+    let mut operations = std::collections::BTreeMap::new();
+    for (path, methods) in document["paths"].as_object().unwrap() {
+        for (method, operation) in methods.as_object().unwrap() {
+            let scheme = operation["security"]
+                .as_array()
+                .and_then(|s| s.first())
+                .and_then(|s| s.as_object())
+                .and_then(|s| s.keys().next().cloned());
+            let id = operation["operationId"].as_str().unwrap().to_owned();
+            // Path parameters get values that name nothing: the guard must answer before any lookup.
+            let path = path
+                .replace("{id}", "999999")
+                .replace("{kind}", "universal")
+                .replace("{token}", "x");
+            let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let previous = operations.insert(
+                id.clone(),
+                Operation {
+                    method,
+                    path,
+                    scheme,
+                },
+            );
+            assert!(previous.is_none(), "operation id {id} used twice");
+        }
+    }
+    operations
+}
+
+/// How a request proves who sends it.
+enum Caller<'a> {
+    Nobody,
+    /// A signed-in user's token before a client is chosen.
+    Basic(&'a str),
+    Client(&'a Session),
+}
+
+async fn call(app: &TestApp, op: &Operation, expected: &Expected, caller: Caller<'_>) -> Response {
+    let path = format!("{}{}", op.path, expected.query);
+    let mut request = match caller {
+        Caller::Nobody => app.request(op.method.clone(), &path),
+        Caller::Basic(token) => app.request(op.method.clone(), &path).bearer_auth(token),
+        Caller::Client(session) => app.api(op.method.clone(), &path, session),
+    };
+    let csv = || {
+        reqwest::multipart::Part::bytes(b"Email,First\nguard@example.org,Gus\n".to_vec())
+            .file_name("guard.csv")
+    };
+    request = match &expected.body {
+        Body::None => request,
+        Body::Json(body) => request.json(body),
+        Body::File => request.multipart(reqwest::multipart::Form::new().part("file", csv())),
+        Body::Mapped => request.multipart(
+            reqwest::multipart::Form::new()
+                .part("file", csv())
+                .text("mapping", r#"{"Email":"email"}"#),
+        ),
+    };
+    request.send().await.unwrap()
+}
+
+/// Asserts a refusal for want of a permission.
+async fn assert_refused(response: Response, what: &str) {
+    let (status, message) = json_message(response).await;
+    assert_eq!(
+        (status, message.as_str()),
+        (
+            StatusCode::FORBIDDEN,
+            "You do not have permission to do this"
+        ),
+        "{what}"
+    );
+}
+
+/// Asserts the caller got past the guard: whatever the answer, it is not a refusal of who they are.
+async fn assert_admitted(response: Response, what: &str) {
+    let status = response.status();
+    let body = response.text().await.unwrap();
+    assert!(
+        status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
+        "{what}: {status} {body}"
+    );
+}
+
+/// Gives the user `user_id` exactly one role holding `permissions` in the admin's client.
+async fn grant(app: &TestApp, admin: &Session, user_id: i64, permissions: &[&str]) {
+    let role: Value = app
+        .api(Method::POST, "/api/roles", admin)
+        .json(&json!({ "name": unique("role"), "permissions": permissions }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let assigned = app
+        .api(
+            Method::PATCH,
+            &format!("/api/users/universal/{user_id}"),
+            admin,
+        )
+        .json(&json!({ "roleIds": [role["id"]] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(assigned.status(), StatusCode::OK);
+}
+
+/// A universal user who may use `client` but holds no permission there: their session, their step-1 token and
+/// their id.
+async fn user_without_permissions(
+    app: &TestApp,
+    client: &tenancy::Client,
+    admin: &Session,
+) -> (Session, String, i64) {
+    let email = app.create_user(false, &[client]).await;
+    let session = app.session_for(&email, client).await;
+    let basic = app.basic_token(&email).await;
+    let users = app.get_json("/api/users", admin).await;
+    let id = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["email"] == email.as_str())
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    (session, basic, id)
+}
+
+#[tokio::test]
+async fn item_8_every_operation_in_the_openapi_document_has_its_guard() {
+    let operations = document_operations();
+    let table = guard_table();
+    let listed: std::collections::BTreeSet<&str> = table.iter().map(|e| e.op).collect();
+    let missing: Vec<&String> = operations
+        .keys()
+        .filter(|id| !listed.contains(id.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "operations without an expected guard in guard_table: {missing:?}"
+    );
+    let stale: Vec<&&str> = listed
+        .iter()
+        .filter(|id| !operations.contains_key(**id))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "guard_table names unknown operations: {stale:?}"
+    );
+    for expected in &table {
+        let declared = operations[expected.op].scheme.as_deref();
+        let wanted = match expected.guard {
+            Guard::Public => None,
+            Guard::SignedIn | Guard::Universal(_) => Some("BasicAuth"),
+            Guard::ClientUser | Guard::Client(_) => Some("ClientAuth"),
+        };
+        assert_eq!(declared, wanted, "{} declares its security", expected.op);
+    }
+
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let admin = app.session(&client).await;
+    let admin_email = app.create_user(true, &[]).await;
+    let admin_basic = app.basic_token(&admin_email).await;
+    let (plain, plain_basic, plain_id) = user_without_permissions(&app, &client, &admin).await;
+
+    for expected in &table {
+        let op = &operations[expected.op];
+        if expected.guard == Guard::Public {
+            continue;
+        }
+        let anonymous = call(&app, op, expected, Caller::Nobody).await;
+        assert_eq!(
+            anonymous.status(),
+            StatusCode::UNAUTHORIZED,
+            "{} without a token",
+            expected.op
+        );
+        if op.scheme.as_deref() == Some("ClientAuth") {
+            let (status, message) =
+                json_message(call(&app, op, expected, Caller::Basic(&admin_basic)).await).await;
+            assert_eq!(
+                (status, message.as_str()),
+                (StatusCode::FORBIDDEN, "Select a client first"),
+                "{} before a client is chosen",
+                expected.op
+            );
+        }
+    }
+
+    // Each client permission: a user holding every other permission is refused; one holding just it is let in.
+    let mut guards: Vec<&'static [&'static str]> = Vec::new();
+    for expected in &table {
+        if let Guard::Client(permissions) = expected.guard {
+            if !guards.contains(&permissions) {
+                guards.push(permissions);
+            }
+        }
+    }
+    for permissions in guards {
+        let others: Vec<&str> = api::auth::ALL_CLIENT_PERMISSIONS
+            .into_iter()
+            .filter(|p| !permissions.contains(p))
+            .collect();
+        let guarded = || {
+            table
+                .iter()
+                .filter(move |e| e.guard == Guard::Client(permissions))
+        };
+        grant(&app, &admin, plain_id, &others).await;
+        for expected in guarded() {
+            let response = call(
+                &app,
+                &operations[expected.op],
+                expected,
+                Caller::Client(&plain),
+            )
+            .await;
+            assert_refused(
+                response,
+                &format!("{} holding all but {permissions:?}", expected.op),
+            )
+            .await;
+        }
+        grant(&app, &admin, plain_id, &permissions[..1]).await;
+        for expected in guarded() {
+            let response = call(
+                &app,
+                &operations[expected.op],
+                expected,
+                Caller::Client(&plain),
+            )
+            .await;
+            assert_admitted(
+                response,
+                &format!("{} holding only {}", expected.op, permissions[0]),
+            )
+            .await;
+        }
+    }
+
+    // With no permission at all: refused everything guarded, let in to the rest.
+    grant(&app, &admin, plain_id, &[]).await;
+    for expected in &table {
+        let op = &operations[expected.op];
+        match expected.guard {
+            Guard::Client(_) => {
+                let response = call(&app, op, expected, Caller::Client(&plain)).await;
+                assert_refused(response, &format!("{} without permissions", expected.op)).await;
+            }
+            Guard::ClientUser => {
+                let response = call(&app, op, expected, Caller::Client(&plain)).await;
+                assert_admitted(response, &format!("{} as any client user", expected.op)).await;
+            }
+            Guard::Universal(_) => {
+                let response = call(&app, op, expected, Caller::Basic(&plain_basic)).await;
+                assert_refused(
+                    response,
+                    &format!("{} without the universal permission", expected.op),
+                )
+                .await;
+                let response = call(&app, op, expected, Caller::Basic(&admin_basic)).await;
+                assert_admitted(response, &format!("{} as an administrator", expected.op)).await;
+            }
+            Guard::Public | Guard::SignedIn => {}
+        }
+    }
+    // Signed-in operations last: client login ends the step-1 session it is called with.
+    let own_client = expect("clientLogin", Guard::SignedIn).json(json!({ "clientId": client.id }));
+    for expected in table.iter().filter(|e| e.guard == Guard::SignedIn) {
+        let op = &operations[expected.op];
+        let expected = if expected.op == own_client.op {
+            &own_client
+        } else {
+            expected
+        };
+        let response = call(&app, op, expected, Caller::Basic(&plain_basic)).await;
+        assert_admitted(response, &format!("{} as any signed-in user", expected.op)).await;
+    }
+}
+
+#[tokio::test]
+async fn item_8_contacts_in_bulk_need_page_contacts_and_app_settings_need_edit_role() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let admin = app.session(&client).await;
+    let (plain, _, plain_id) = user_without_permissions(&app, &client, &admin).await;
+
+    // A list with one member, and a form with one signup.
+    let code: Value = app
+        .api(
+            Method::POST,
+            "/api/external-origin-code/get-or-create-crm",
+            &admin,
+        )
+        .json(&json!({ "name": "Rally" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("insert into contacts (email, first_name, origin_code_id) values ('ann@example.org', 'Ann', $1)")
+        .bind(code["id"].as_i64().unwrap())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let list: Value = app
+        .api(Method::POST, "/api/crm-list", &admin)
+        .json(&json!({ "name": "Rally goers", "originCodes": [code["id"]] }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let download = format!("/api/crm-list/{}/download", list["id"]);
+    let form: Value = app
+        .api(Method::POST, "/api/crm-form", &admin)
+        .json(&json!({ "name": "Join", "enabled": true }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let submitted = app
+        .request(
+            Method::POST,
+            &format!("/api/crm-form/{}/submit", form["id"]),
+        )
+        .header("client-short", &client.short_name)
+        .json(&json!({ "email": "bea@example.org" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), StatusCode::OK);
+    let signups = app.get_json("/api/external-signup", &admin).await;
+    let signup = format!("/api/external-signup/{}", signups[0]["id"]);
+
+    // No permissions: no export, no signups, no import into a new list, no renaming the client.
+    for path in [&download, "/api/external-signup", &signup] {
+        let response = app.api(Method::GET, path, &plain).send().await.unwrap();
+        assert_refused(response, path).await;
+    }
+    let upload = app
+        .upload(
+            "/api/crm-list/upload?name=Sneaky&createNewContacts=1&overwriteOriginCode=1",
+            &plain,
+            "sneaky.csv",
+            b"Email\nann@example.org\n".to_vec(),
+        )
+        .await;
+    assert_refused(upload, "list upload").await;
+    let rename = app
+        .api(Method::PATCH, "/api/1", &plain)
+        .json(&json!({ "client_name": "Taken over" }))
+        .send()
+        .await
+        .unwrap();
+    assert_refused(rename, "renaming the client").await;
+    let lists = app.get_json("/api/crm-list", &admin).await;
+    assert_eq!(
+        lists.as_array().unwrap().len(),
+        1,
+        "no list was made: {lists}"
+    );
+    let settings = app.get_json("/api", &plain).await;
+    assert_eq!(
+        settings["client_name"],
+        client.name.as_str(),
+        "everyone reads the settings"
+    );
+
+    // pageContacts opens the contacts in bulk; it does not open the settings.
+    grant(&app, &admin, plain_id, &[PAGE_CONTACTS]).await;
+    let csv = app
+        .api(Method::GET, &download, &plain)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(csv.status(), StatusCode::OK);
+    assert!(csv.text().await.unwrap().contains("ann@example.org"));
+    let seen = app.get_json("/api/external-signup", &plain).await;
+    assert_eq!(seen[0]["email"], "bea@example.org");
+    let rename = app
+        .api(Method::PATCH, "/api/1", &plain)
+        .json(&json!({ "client_name": "Taken over" }))
+        .send()
+        .await
+        .unwrap();
+    assert_refused(rename, "renaming with pageContacts").await;
+
+    // "edit role", the client's administrator permission, changes the settings.
+    grant(&app, &admin, plain_id, &[EDIT_ROLE]).await;
+    let renamed = app
+        .api(Method::PATCH, "/api/1", &plain)
+        .json(&json!({ "client_name": "Friends of the Lake" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(renamed.status(), StatusCode::OK);
+    assert_eq!(
+        app.get_json("/api", &admin).await["client_name"],
+        "Friends of the Lake"
+    );
 }

@@ -126,6 +126,13 @@ describe('routes', () => {
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/jobs')).toBe(false);
   });
 
+  it('the System page is only for those allowed to change settings (issue 17, bug 5)', async () => {
+    signIn();
+    renderAt('/system');
+    expect(await screen.findByText('You do not have permission to view this page')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'System' })).not.toBeInTheDocument();
+  });
+
   it('the form viewer needs no sign-in and has no app shell', async () => {
     fetchMock.mockImplementation((input) => {
       const url = String(input);

@@ -95,7 +95,7 @@ const productRoutes: RouteObject[] = [
   ]),
   placeholder('media', { title: 'Media' }),
   placeholder('email-analytics', { title: 'Email Analytics' }),
-  { path: 'system', lazy: () => import('./routes/system') },
+  guarded(EDIT_ROLE, 'client', [{ path: 'system', handle: { title: 'System' }, lazy: () => import('./routes/system') }]),
   { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },
   {
     path: 'crm-list-add',

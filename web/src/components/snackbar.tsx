@@ -3,7 +3,7 @@ import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
 import { dismissSnack, useSnacks } from '@/lib/notifications';
 
-/** Shows the notifications of src/lib/notifications: errors for 3 s, other alerts for 5 s, each with Close. */
+/** Shows the notifications of src/lib/notifications for their own duration (3 s or 5 s), each with Close. */
 export function Snackbar() {
   const snacks = useSnacks();
   return (

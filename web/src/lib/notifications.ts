@@ -1,7 +1,8 @@
 import { createStore, useStore } from './store';
 
-/** Snackbar durations from the spec: errors 3 s, other alerts 5 s. */
+/** Snackbar durations from the spec (section 9): errors and the CRM pages' messages 3000 ms, other alerts 5 s. */
 export const ERROR_DURATION_MS = 3000;
+export const CRM_DURATION_MS = 3000;
 export const ALERT_DURATION_MS = 5000;
 
 export type SnackVariant = 'danger' | 'success' | 'info';
@@ -23,6 +24,9 @@ export function notify(message: string, variant: SnackVariant = 'info', delay = 
 }
 
 export const notifySuccess = (message: string): number => notify(message, 'success', ALERT_DURATION_MS);
+
+/** A success message of the CRM pages (lists, mailings, templates, forms). */
+export const notifyCrmSuccess = (message: string): number => notify(message, 'success', CRM_DURATION_MS);
 
 export function dismissSnack(id: number): void {
   store.set((snacks) => snacks.filter((s) => s.id !== id));

@@ -44,7 +44,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     // One sender per mailing at a time. A worker that died released the lock with its connection; one that is
     // still sending (a job handed over too early) makes this attempt fail and retry later.
     let Some(_sending) = ctx.tenancy.try_exclusive(ctx.client, mailing_id).await? else {
-        return Err(JobError::Io(
+        return Err(JobError::Busy(
             "This mailing is being sent by another worker".to_owned(),
         ));
     };

@@ -55,7 +55,16 @@ describe('settingsLinks', () => {
     ]);
     expect(
       settingsLinks({ permissions: ['view user', 'edit role'], universalPermissions: [] }).map((l) => l.label),
-    ).toEqual(['Manage Users', 'Manage Roles']);
+    ).toEqual(['Manage Users', 'Manage Roles', 'System']);
+  });
+
+  it('offers the System page to those allowed to change settings ("edit role") (issue 17, bug 5)', () => {
+    expect(settingsLinks({ permissions: ['edit role'], universalPermissions: [] })).toContainEqual({
+      label: 'System',
+      to: '/system',
+    });
+    const others = { permissions: ['view user', 'pageContacts'], universalPermissions: ['view user'] };
+    expect(settingsLinks(others).map((l) => l.label)).not.toContain('System');
   });
 });
 

@@ -132,14 +132,19 @@ export interface SettingsLink {
   to: string;
 }
 
-/** The Settings menu: universal "view user", client "view user" and client "edit role". */
+/**
+ * The Settings menu: universal "view user", client "view user" and client "edit role"; System (senders, app
+ * settings) for "edit role", the permission the server asks for to change them.
+ */
 export function settingsLinks(perms: PermissionSets | undefined): SettingsLink[] {
   const links: SettingsLink[] = [];
   if (hasPermission(perms, VIEW_USER, 'universal')) {
     links.push({ label: 'Manage Universal Users', to: '/users/universal' });
   }
   if (hasPermission(perms, VIEW_USER, 'client')) links.push({ label: 'Manage Users', to: '/users/manage' });
-  if (hasPermission(perms, EDIT_ROLE, 'client')) links.push({ label: 'Manage Roles', to: '/users/roles' });
+  if (hasPermission(perms, EDIT_ROLE, 'client')) {
+    links.push({ label: 'Manage Roles', to: '/users/roles' }, { label: 'System', to: '/system' });
+  }
   return links;
 }
 

@@ -22,7 +22,7 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { DetailGrid } from '@/components/detail-grid';
 import { OriginCodeSingleSelect } from '@/components/form/origin-code-select';
 import { PageSpinner } from '@/components/page-spinner';
-import { notifySuccess } from '@/lib/notifications';
+import { notifyCrmSuccess } from '@/lib/notifications';
 import { getClientShort } from '@/lib/session';
 import { formatCount, formDisplayName, publicFormLink } from '../utils';
 import { FORMS_CRUMBS } from './crm-forms-page';
@@ -104,7 +104,7 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
     onSuccess: async (saved) => {
       queryClient.setQueryData(getGetCrmFormQueryKey(saved.id), saved);
       await queryClient.invalidateQueries({ queryKey: getListCrmFormsQueryKey() });
-      notifySuccess('Form saved');
+      notifyCrmSuccess('Form saved');
       await navigate(`/crm-form-detail/${saved.id}`);
     },
   });

@@ -8,7 +8,7 @@ import type { OriginCode, UploadCrmListParams } from '@/api/gen/model';
 import { FilePicker } from '@/components/form/file-picker';
 import { OriginCodeSelect } from '@/components/form/origin-code-select';
 import { trackJob } from '@/lib/job-tracker';
-import { notifySuccess } from '@/lib/notifications';
+import { notifyCrmSuccess } from '@/lib/notifications';
 
 type CreateType = 'query' | 'upload';
 
@@ -29,7 +29,7 @@ export function CrmListAddForm() {
       meta: { errorMessage: 'Could not create the list' },
       onSuccess: async (list) => {
         await queryClient.invalidateQueries({ queryKey: getListCrmListsQueryKey() });
-        notifySuccess('List created');
+        notifyCrmSuccess('List created');
         await navigate(`/crm-list-detail/${list.id}`);
       },
     },
@@ -39,7 +39,7 @@ export function CrmListAddForm() {
     mutation: {
       meta: { errorMessage: 'Could not upload the list' },
       onSuccess: async (job) => {
-        notifySuccess('Starting upload');
+        notifyCrmSuccess('Starting upload');
         trackJob(job);
         await queryClient.invalidateQueries({ queryKey: getListCrmListsQueryKey() });
         await navigate('/crm-lists');

@@ -101,6 +101,26 @@ describe('CrmListAddForm', () => {
     expect(JSON.parse(String(post[1]!.body))).toEqual({ name: 'Big donors', originCodes: [4] });
   });
 
+  it('shows its success message for the CRM snackbar duration, 3000 ms (issue 17, bug 4)', async () => {
+    fetchMock.mockImplementation((input, init) => {
+      const url = String(input);
+      if (url.startsWith('/api/external-origin-code/search')) return Promise.resolve(jsonResponse(LIST.originCodes));
+      if (url === '/api/crm-list' && init?.method === 'POST') return Promise.resolve(jsonResponse(LIST, 201));
+      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
+    });
+    renderWithProviders(<CrmListAddForm />, { route: '/crm-list-add' });
+    await userEvent.type(screen.getByLabelText('List name'), 'Big donors');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Origin codes' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Rally 2024' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create List' }));
+    await screen.findByText('List created');
+    const shown = Date.now();
+    await waitFor(() => expect(screen.queryByText('List created')).not.toBeInTheDocument(), { timeout: 4500 });
+    // 3000 ms plus the toast's fade-out; the other alerts' 5 s would still be showing.
+    expect(Date.now() - shown).toBeGreaterThanOrEqual(2900);
+    expect(Date.now() - shown).toBeLessThan(4500);
+  }, 10_000);
+
   it.each([
     { switched: false, query: 'name=Uploaded+list' },
     { switched: true, query: 'name=Uploaded+list&originCode=Spring+drive&createNewContacts=1&overwriteOriginCode=1' },

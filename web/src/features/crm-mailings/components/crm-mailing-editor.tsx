@@ -25,7 +25,7 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { DetailGrid } from '@/components/detail-grid';
 import { HtmlBodyEditor } from '@/components/html-body-editor';
 import { PageSpinner } from '@/components/page-spinner';
-import { notifySuccess } from '@/lib/notifications';
+import { notifyCrmSuccess } from '@/lib/notifications';
 import { formatDateTime, fromDateTimeLocal, isEditable, MERGE_TAGS, toDateTimeLocal } from '../utils';
 import { MAILINGS_CRUMBS } from './crm-mailings-page';
 import { MailingBodyPreview, MailingReadOnly } from './mailing-summary';
@@ -105,13 +105,13 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
     onSuccess: async (saved, isDraft) => {
       queryClient.setQueryData(getGetMailingQueryKey(saved.id), saved);
       await queryClient.invalidateQueries({ queryKey: getListMailingsQueryKey() });
-      notifySuccess(isDraft ? 'Draft saved' : 'Mailing confirmed');
+      notifyCrmSuccess(isDraft ? 'Draft saved' : 'Mailing confirmed');
       await navigate('/crm-mailings');
     },
   });
 
   const testSend = useSendMailingToMyInbox({
-    mutation: { onSuccess: () => notifySuccess('Draft sent') },
+    mutation: { onSuccess: () => notifyCrmSuccess('Draft sent') },
   });
 
   const busy = save.isPending || testSend.isPending || remove.busy;

@@ -17,7 +17,7 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { HtmlBodyEditor } from '@/components/html-body-editor';
 import { PageSpinner } from '@/components/page-spinner';
-import { notifySuccess } from '@/lib/notifications';
+import { notifyCrmSuccess } from '@/lib/notifications';
 import { MERGE_TAGS } from '../utils';
 import { TEMPLATES_CRUMBS } from './crm-mailing-templates-page';
 
@@ -41,9 +41,9 @@ function TemplateFields({ template }: { template: MailingTemplate | null }) {
       queryClient.setQueryData(getGetMailingTemplateQueryKey(saved.id), saved);
       await queryClient.invalidateQueries({ queryKey: getListMailingTemplatesQueryKey() });
       if (template) {
-        notifySuccess('Template updated');
+        notifyCrmSuccess('Template updated');
       } else {
-        notifySuccess('Template created');
+        notifyCrmSuccess('Template created');
         await navigate(`/crm-mailing-template-detail/${saved.id}`);
       }
     },

@@ -7,7 +7,7 @@ import { getGetMailingQueryKey, useGetMailingStats, useResumeMailing } from '@/a
 import type { Mailing, MailingStats } from '@/api/gen/model';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
-import { notifySuccess } from '@/lib/notifications';
+import { notifyCrmSuccess } from '@/lib/notifications';
 import { formatCount, formatDateTime, openRate } from '../utils';
 
 /** A sandboxed rendering of a mailing body: the HTML never enters the app's DOM. */
@@ -97,7 +97,7 @@ function DeliveryState({ mailing }: { mailing: Mailing }) {
     mutation: {
       onSuccess: (resumed) => {
         queryClient.setQueryData(getGetMailingQueryKey(mailing.id), resumed);
-        notifySuccess('Sending resumed');
+        notifyCrmSuccess('Sending resumed');
       },
     },
   });

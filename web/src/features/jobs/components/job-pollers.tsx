@@ -1,10 +1,19 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { getGetJobQueryKey, useGetJob } from '@/api/gen';
+import { useQueryClient, type Query } from '@tanstack/react-query';
+import { useGetJob } from '@/api/gen';
 import { isJobFinished, untrackJob, updateTrackedJob, useTrackedJobs } from '@/lib/job-tracker';
 
 /** Job poll interval: 1 second. */
 export const JOB_POLL_INTERVAL_MS = 1000;
+
+/**
+ * The client's data a finished job may have changed: every `/api/…` query (lists and their counts, contacts, origin
+ * codes, the jobs page …), but not the job polls themselves. Only those on screen refetch at once.
+ */
+const changedByJobs = (query: Query): boolean => {
+  const key = query.queryKey[0];
+  return typeof key === 'string' && key.startsWith('/api/') && !key.startsWith('/api/jobs/');
+};
 
 function JobPoller({ id }: { id: number }) {
   const queryClient = useQueryClient();
@@ -21,15 +30,14 @@ function JobPoller({ id }: { id: number }) {
     },
   });
 
+  const ended = data !== undefined && isJobFinished(data);
   useEffect(() => {
-    if (!data) return;
-    updateTrackedJob(data);
-    // A finished job changed data the pages show (an upload's list exists only once its job succeeds).
-    if (isJobFinished(data)) {
-      const own = JSON.stringify(getGetJobQueryKey(id));
-      void queryClient.invalidateQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== own });
-    }
-  }, [data, dataUpdatedAt, id, queryClient]);
+    if (data) updateTrackedJob(data);
+  }, [data, dataUpdatedAt]);
+
+  useEffect(() => {
+    if (ended) void queryClient.invalidateQueries({ predicate: changedByJobs });
+  }, [ended, queryClient]);
 
   useEffect(() => {
     // A failed poll stops polling and drops the job.

@@ -47,6 +47,19 @@ describe('SendersCard', () => {
     expect(screen.getByLabelText('Name')).toHaveValue('');
   });
 
+  it('says why an invalid From or Reply-to address keeps Add sender disabled (issue 17, bug 6)', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([]));
+    renderWithProviders(<SendersCard />);
+    await userEvent.type(screen.getByLabelText('Name'), 'Field Office');
+    await userEvent.type(screen.getByLabelText('From address'), 'field@');
+    expect(screen.getByRole('button', { name: 'Add sender' })).toBeDisabled();
+    expect(screen.getByLabelText('From address')).toHaveAccessibleDescription('Not a valid email');
+    await userEvent.type(screen.getByLabelText('Reply-to (optional)'), 'reply');
+    expect(screen.getByLabelText('Reply-to (optional)')).toHaveAccessibleDescription('Not a valid email');
+    await userEvent.type(screen.getByLabelText('From address'), 'example.org');
+    expect(screen.getByLabelText('From address')).not.toHaveAccessibleDescription('Not a valid email');
+  });
+
   it('deletes a sender after confirmation', async () => {
     fetchMock.mockImplementation((input, init) => {
       if (String(input) === '/api/sender/1' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));

@@ -17,7 +17,7 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
-import { isValidEmail } from '@/lib/validation';
+import { INVALID_EMAIL_MESSAGE, isValidEmail } from '@/lib/validation';
 
 /** The "Add sender" form: name, from address and an optional reply-to. */
 function AddSenderForm() {
@@ -42,6 +42,7 @@ function AddSenderForm() {
   });
 
   const fromValid = isValidEmail(fromAddress);
+  const fromInvalid = fromAddress.trim() !== '' && !fromValid;
   const replyValid = replyTo.trim() === '' || isValidEmail(replyTo);
   const valid = name.trim() !== '' && fromValid && replyValid;
 
@@ -68,9 +69,13 @@ function AddSenderForm() {
             value={fromAddress}
             maxLength={320}
             onChange={(e) => setFromAddress(e.target.value)}
-            isInvalid={fromAddress.trim() !== '' && !fromValid}
+            isInvalid={fromInvalid}
+            aria-describedby={fromInvalid ? 'sender-from-error' : undefined}
             required
           />
+          <Form.Control.Feedback type="invalid" id="sender-from-error">
+            {INVALID_EMAIL_MESSAGE}
+          </Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="col-md-3" controlId="sender-reply-to">
           <Form.Label>Reply-to (optional)</Form.Label>
@@ -80,7 +85,11 @@ function AddSenderForm() {
             maxLength={320}
             onChange={(e) => setReplyTo(e.target.value)}
             isInvalid={!replyValid}
+            aria-describedby={replyValid ? undefined : 'sender-reply-to-error'}
           />
+          <Form.Control.Feedback type="invalid" id="sender-reply-to-error">
+            {INVALID_EMAIL_MESSAGE}
+          </Form.Control.Feedback>
         </Form.Group>
         <div className="col-md-3">
           <Button type="submit" disabled={!valid || create.isPending}>

@@ -18,6 +18,8 @@ export function ProfileForm({ me }: { me: Me }) {
   const [lastName, setLastName] = useState(me.lastName);
   const [phone, setPhone] = useState(me.phone);
   const [method, setMethod] = useState(me.twoFactorMethod);
+  // A stored "none" is not the user's mistake: it is asked about once they start changing the form.
+  const [touched, setTouched] = useState(false);
   const save = useUpdateProfile({
     mutation: {
       meta: { silent: true },
@@ -42,6 +44,7 @@ export function ProfileForm({ me }: { me: Me }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    setTouched(true);
     if (!valid || save.isPending) return;
     save.mutate({
       data: { firstName: firstName.trim(), lastName: lastName.trim(), phone: phone.trim(), twoFactorMethod: method },
@@ -65,7 +68,7 @@ export function ProfileForm({ me }: { me: Me }) {
   ];
 
   return (
-    <Form onSubmit={onSubmit} noValidate aria-label="Profile">
+    <Form onSubmit={onSubmit} onChange={() => setTouched(true)} noValidate aria-label="Profile">
       <Form.Group className="mb-3" controlId="profile-email">
         <Form.Label>Email</Form.Label>
         <Form.Control value={me.email} readOnly plaintext />
@@ -114,7 +117,7 @@ export function ProfileForm({ me }: { me: Me }) {
             )}
           </Form.Check>
         ))}
-        {methodProblem && <div className="text-danger small mt-1">{methodProblem}</div>}
+        {methodProblem && touched && <div className="text-danger small mt-1">{methodProblem}</div>}
       </fieldset>
       {save.isError && <Alert variant="danger">{save.error.message}</Alert>}
       <Button type="submit" disabled={!valid || save.isPending}>

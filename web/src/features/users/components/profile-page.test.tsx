@@ -103,6 +103,18 @@ describe('ProfilePage: details', () => {
     expect(within(details()).getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 
+  it('asks to choose a two-factor method only once the user has touched the form (issue 17, bug 7)', async () => {
+    serve({ ...ME, twoFactorMethod: 'none' });
+    renderWithProviders(<ProfilePage />);
+    const firstName = await within(await screen.findByRole('form', { name: 'Profile' })).findByLabelText('First name');
+    expect(within(details()).queryByText('Choose a two-factor method')).not.toBeInTheDocument();
+    await userEvent.type(firstName, 'n');
+    expect(within(details()).getByText('Choose a two-factor method')).toBeInTheDocument();
+    expect(within(details()).getByRole('button', { name: 'Save' })).toBeDisabled();
+    await userEvent.click(within(details()).getByRole('radio', { name: 'Email' }));
+    expect(within(details()).queryByText('Choose a two-factor method')).not.toBeInTheDocument();
+  });
+
   it("shows the server's refusal in the form", async () => {
     serve(ME, (url) =>
       url === '/auth-api/session/profile'
