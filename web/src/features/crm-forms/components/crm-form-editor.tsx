@@ -24,6 +24,7 @@ import { OriginCodeSingleSelect } from '@/components/form/origin-code-select';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { getClientShort } from '@/lib/session';
+import { useHasPermission } from '@/lib/use-permission';
 import { formatCount, formDisplayName, publicFormLink } from '../utils';
 import { FORMS_CRUMBS } from './crm-forms-page';
 import { FormSignups } from './form-signups';
@@ -268,6 +269,11 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
   );
 }
 
+/** Signups are contacts' addresses: the server shows them to pageContacts only. */
+function SignupsIfAllowed({ formId }: { formId: number }) {
+  return useHasPermission('pageContacts') ? <FormSignups formId={formId} /> : null;
+}
+
 /** The form editor: a new form (no id) or a saved one (with its recent signups). */
 export function CrmFormEditor({ id }: { id?: number }) {
   const isNew = id === undefined;
@@ -291,7 +297,7 @@ export function CrmFormEditor({ id }: { id?: number }) {
       ) : (
         <>
           <FormEditorFields key={form.data.id} form={form.data} />
-          <FormSignups formId={form.data.id} />
+          <SignupsIfAllowed formId={form.data.id} />
         </>
       )}
     </>

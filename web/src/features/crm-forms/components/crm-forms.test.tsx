@@ -106,6 +106,7 @@ describe('CrmFormEditor', () => {
     fetchMock.mockImplementation((input, init) => {
       const url = String(input);
       if (url === '/api/crm-form' && init?.method === 'POST') return Promise.resolve(jsonResponse(FORM, 201));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: [], universalPermissions: [] }));
       return Promise.resolve(jsonResponse([]));
     });
     renderEditor('/crm-form-add');
@@ -165,6 +166,21 @@ describe('CrmFormEditor', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-add');
   });
 
+  it('shows no signups without pageContacts, as the server refuses them (issue 11, item 8)', async () => {
+    fetchMock.mockImplementation((input) => {
+      const url = String(input);
+      if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: [], universalPermissions: [] }));
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderEditor('/crm-form-detail/9');
+    expect(await screen.findByRole('heading', { name: 'Spring signup' })).toBeInTheDocument();
+    await waitFor(() => expect(calls()).toContain('GET /auth-api/session/me'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('heading', { name: 'Recent signups' })).not.toBeInTheDocument();
+    expect(calls().some((call) => call.includes('/api/external-signup'))).toBe(false);
+  });
+
   it('edits a saved form: origin code locked to Use Existing, public link, signups, delete', async () => {
     localStorage.setItem('clientShort', 'demo');
     fetchMock.mockImplementation((input, init) => {
@@ -172,6 +188,7 @@ describe('CrmFormEditor', () => {
       if (url === '/api/crm-form/9' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
       if (url === '/api/crm-form/9' && init?.method === 'PATCH') return Promise.resolve(jsonResponse({ ...FORM, enabled: false }));
       if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: ['pageContacts'], universalPermissions: [] }));
       if (url.startsWith('/api/external-signup')) {
         return Promise.resolve(
           jsonResponse([

@@ -9,6 +9,7 @@ import { FilePicker } from '@/components/form/file-picker';
 import { OriginCodeSelect } from '@/components/form/origin-code-select';
 import { trackJob } from '@/lib/job-tracker';
 import { notifyCrmSuccess } from '@/lib/notifications';
+import { useHasPermission } from '@/lib/use-permission';
 
 type CreateType = 'query' | 'upload';
 
@@ -24,6 +25,8 @@ export function CrmListAddForm() {
   const [createNewContacts, setCreateNewContacts] = useState(false);
   const [overwriteOriginCode, setOverwriteOriginCode] = useState(false);
   const [uploadOriginCode, setUploadOriginCode] = useState('');
+  // An upload creates contacts and may overwrite their origin codes: the server asks for pageContacts.
+  const canUpload = useHasPermission('pageContacts');
   const create = useCreateCrmList({
     mutation: {
       meta: { errorMessage: 'Could not create the list' },
@@ -94,15 +97,17 @@ export function CrmListAddForm() {
           checked={createType === 'query'}
           onChange={() => setCreateType('query')}
         />
-        <Form.Check
-          inline
-          type="radio"
-          id="crm-list-type-upload"
-          name="crm-list-type"
-          label="Upload File"
-          checked={createType === 'upload'}
-          onChange={() => setCreateType('upload')}
-        />
+        {canUpload && (
+          <Form.Check
+            inline
+            type="radio"
+            id="crm-list-type-upload"
+            name="crm-list-type"
+            label="Upload File"
+            checked={createType === 'upload'}
+            onChange={() => setCreateType('upload')}
+          />
+        )}
       </fieldset>
       {createType === 'query' ? (
         <OriginCodeSelect value={originCodes} onChange={setOriginCodes} disabled={pending} />

@@ -16,6 +16,7 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyError } from '@/lib/notifications';
+import { useHasPermission } from '@/lib/use-permission';
 import { formatCount, formatDateTime, saveTextFile } from '../utils';
 import { LISTS_CRUMBS } from './crm-lists-page';
 
@@ -24,6 +25,8 @@ function ListDetails({ list }: { list: CrmList }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [exporting, setExporting] = useState(false);
+  // The members are contacts in bulk: the server lets only pageContacts export them.
+  const canExport = useHasPermission('pageContacts');
   const remove = useDeleteCrmList({
     mutation: {
       meta: { errorMessage: 'Could not delete the list' },
@@ -64,9 +67,11 @@ function ListDetails({ list }: { list: CrmList }) {
         </Card.Body>
       </Card>
       <div className="d-flex gap-2">
-        <Button variant="outline-primary" onClick={() => void exportCsv()} disabled={exporting}>
-          Export
-        </Button>
+        {canExport && (
+          <Button variant="outline-primary" onClick={() => void exportCsv()} disabled={exporting}>
+            Export
+          </Button>
+        )}
         <Button variant="outline-danger" onClick={() => setConfirming(true)} disabled={remove.isPending}>
           Delete
         </Button>

@@ -35,6 +35,21 @@ const JOB: Job = {
   user: { id: 1 },
 };
 
+/** The signed-in user: pageContacts opens uploads and exports (contacts in bulk). */
+const me = (permissions: string[]) => ({
+  id: 1,
+  kind: 'universal',
+  email: 'ada@example.org',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '',
+  twoFactorMethod: 'email',
+  authenticatorEnrolled: false,
+  permissions,
+  universalPermissions: [],
+  canSwitchClient: true,
+});
+
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockReset();
@@ -128,6 +143,7 @@ describe('CrmListAddForm', () => {
     fetchMock.mockImplementation((input, init) => {
       const url = String(input);
       if (url.startsWith('/api/crm-list/upload') && init?.method === 'POST') return Promise.resolve(jsonResponse(JOB, 202));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['pageContacts'])));
       return Promise.resolve(jsonResponse([]));
     });
     renderWithProviders(
@@ -140,7 +156,7 @@ describe('CrmListAddForm', () => {
       </>,
       { route: '/crm-list-add' },
     );
-    await userEvent.click(screen.getByRole('radio', { name: 'Upload File' }));
+    await userEvent.click(await screen.findByRole('radio', { name: 'Upload File' }));
     expect(screen.queryByRole('combobox', { name: 'Origin codes' })).not.toBeInTheDocument();
     expect(screen.getByText("The file should include an 'Email' column.")).toBeInTheDocument();
     const fileInput = screen.getByLabelText('File');
@@ -178,6 +194,7 @@ describe('CrmListDetail', () => {
       if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
       if (url === '/api/crm-list/7/download')
         return Promise.resolve(new Response('Email\na@b.c\n', { headers: { 'Content-Type': 'text/csv; charset=utf-8' } }));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['pageContacts'])));
       return Promise.resolve(jsonResponse([]));
     });
     const createObjectURL = vi.fn((_blob: Blob) => 'blob:list');
@@ -207,7 +224,7 @@ describe('CrmListDetail', () => {
     expect(screen.getByRole('navigation', { name: 'breadcrumb' })).toHaveTextContent('CRMListsBig donors');
     expect(screen.getByText((1234567).toLocaleString())).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Export' }));
     await waitFor(() => expect(downloaded).toBe('Big donors.csv'));
     const blob = createObjectURL.mock.calls[0][0];
     expect(blob.type).toBe('text/csv');
@@ -219,5 +236,28 @@ describe('CrmListDetail', () => {
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/crm-list/7' && init?.method === 'DELETE')).toBe(
       true,
     );
+  });
+});
+
+describe('contacts in bulk (issue 11, item 8)', () => {
+  it('offers neither Upload File nor Export without pageContacts, as the server refuses both', async () => {
+    fetchMock.mockImplementation((input) => {
+      const url = String(input);
+      if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
+      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['view user'])));
+      return Promise.resolve(jsonResponse([]));
+    });
+    renderWithProviders(
+      <>
+        <CrmListAddForm />
+        <CrmListDetail id={7} />
+      </>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Big donors' })).toBeInTheDocument();
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/auth-api/session/me')).toBe(true));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.getByRole('radio', { name: 'Query' })).toBeChecked();
+    expect(screen.queryByRole('radio', { name: 'Upload File' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();
   });
 });
