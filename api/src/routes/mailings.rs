@@ -95,6 +95,17 @@ pub struct Mailing {
     #[oai(rename = "deliveryMessage")]
     pub delivery_message: Option<String>,
     pub created: DateTime<Utc>,
+    /// Recipients whose message was accepted and not bounced.
+    pub delivered: i64,
+    /// Net of the gifts attributed to the mailing (decimal string).
+    pub revenue: String,
+    pub gifts: i64,
+    pub donors: i64,
+    /// gifts ÷ delivered (0 while nothing is delivered).
+    #[oai(rename = "responseRate")]
+    pub response_rate: f64,
+    /// revenue ÷ delivered × 1000 (decimal string).
+    pub rpm: String,
 }
 
 /// The fields of a mailing; every one of senderId, subjectLine, name, sendTime and listId is required.
@@ -176,8 +187,22 @@ macro_rules! mailing_select {
                 (select count(distinct e.contact_id) from mailing_events e
                   where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
                 (select count(*) from mailing_recipients r where r.mailing_id = m.id) as recip_count,
-                m.delivery, m.delivery_message, m.created
-         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id "
+                m.delivery, m.delivery_message, m.created,
+                rv.delivered, rv.revenue::numeric(20, 2)::text as revenue, rv.gifts, rv.donors,
+                (case when rv.delivered > 0 then rv.gifts::float8 / rv.delivered else 0 end) as response_rate,
+                (case when rv.delivered > 0 then round(rv.revenue * 1000 / rv.delivered, 2) else 0 end)
+                  ::numeric(20, 2)::text as rpm
+         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
+         cross join lateral (
+             select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
+                      as delivered,
+                    coalesce(sum(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null)
+                                      then 0 else c.amount end), 0) as revenue,
+                    count(*) filter (where c.amount > 0) as gifts,
+                    count(distinct coalesce(c.contact_id::text, 'e:' || c.email)) filter (where c.amount > 0)
+                      as donors
+             from contributions c where c.mailing_id = m.id
+         ) rv "
     };
 }
 

@@ -13,5 +13,6 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod revenue;
 mod settings;
 mod tenancy_isolation;
