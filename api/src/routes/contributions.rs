@@ -15,13 +15,30 @@ use tenancy::TenantTx;
 
 pub const PAGE_CONTRIBUTIONS: &str = "pageContributions";
 
-/// A line is refunded when it carries a refund id or date (`c` is the contributions alias everywhere).
-pub(crate) const REFUNDED: &str = "(c.refund_id is not null or c.refunded_at is not null)";
+/// The metric definitions as SQL over the contributions alias `c`, written once; macros so that the mailings'
+/// statement (built with `concat!`) shares them.
+macro_rules! refunded_sql {
+    () => {
+        "(c.refund_id is not null or c.refunded_at is not null)"
+    };
+}
 /// A line's share of net: a refunded gift keeps nothing; a negative line (a refund row) takes its amount away.
-pub(crate) const NET: &str =
-    "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)";
+macro_rules! net_sql {
+    () => {
+        "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)"
+    };
+}
 /// The donor a line belongs to: its contact, or its e-mail when it has none.
-pub(crate) const DONOR: &str = "coalesce(c.contact_id::text, 'e:' || c.email)";
+macro_rules! donor_sql {
+    () => {
+        "coalesce(c.contact_id::text, 'e:' || c.email)"
+    };
+}
+pub(crate) use {donor_sql, net_sql};
+
+pub(crate) const REFUNDED: &str = refunded_sql!();
+pub(crate) const NET: &str = net_sql!();
+pub(crate) const DONOR: &str = donor_sql!();
 
 /// The longest range a page may ask for; longer ones would scan years of facts per request.
 const MAX_RANGE_DAYS: i64 = 3660;

@@ -182,7 +182,8 @@ pub enum Created<T: poem_openapi::types::ToJSON + Send + Sync> {
 
 macro_rules! mailing_select {
     () => {
-        "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
+        concat!(
+            "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
                 l.name as list_name, m.body_html, m.is_draft, m.send_attempt,
                 (select count(distinct e.contact_id) from mailing_events e
                   where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
@@ -196,13 +197,16 @@ macro_rules! mailing_select {
          cross join lateral (
              select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
                       as delivered,
-                    coalesce(sum(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null)
-                                      then 0 else c.amount end), 0) as revenue,
+                    coalesce(sum(",
+            crate::routes::contributions::net_sql!(),
+            "), 0) as revenue,
                     count(*) filter (where c.amount > 0) as gifts,
-                    count(distinct coalesce(c.contact_id::text, 'e:' || c.email)) filter (where c.amount > 0)
-                      as donors
+                    count(distinct ",
+            crate::routes::contributions::donor_sql!(),
+            ") filter (where c.amount > 0) as donors
              from contributions c where c.mailing_id = m.id
          ) rv "
+        )
     };
 }
 
