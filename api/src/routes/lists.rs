@@ -287,7 +287,7 @@ impl ListsApi {
 
 /// Spreadsheet programs run cells that start with = + - @ (or a tab or carriage return) as formulas; a leading
 /// apostrophe makes them plain text (OWASP's advice against CSV injection).
-fn neutralise_formula(cell: &str) -> String {
+pub(crate) fn neutralise_formula(cell: &str) -> String {
     if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{cell}")
     } else {

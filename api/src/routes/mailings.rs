@@ -95,6 +95,17 @@ pub struct Mailing {
     #[oai(nullable, rename = "deliveryMessage")]
     pub delivery_message: Option<String>,
     pub created: DateTime<Utc>,
+    /// Recipients whose message was accepted and not bounced.
+    pub delivered: i64,
+    /// Net of the gifts attributed to the mailing (decimal string).
+    pub revenue: String,
+    pub gifts: i64,
+    pub donors: i64,
+    /// gifts ÷ delivered (0 while nothing is delivered).
+    #[oai(rename = "responseRate")]
+    pub response_rate: f64,
+    /// revenue ÷ delivered × 1000 (decimal string).
+    pub rpm: String,
 }
 
 /// The fields of a mailing; every one of senderId, subjectLine, name, sendTime and listId is required.
@@ -171,13 +182,31 @@ pub enum Created<T: poem_openapi::types::ToJSON + Send + Sync> {
 
 macro_rules! mailing_select {
     () => {
-        "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
+        concat!(
+            "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
                 l.name as list_name, m.body_html, m.is_draft, m.send_attempt,
                 (select count(distinct e.contact_id) from mailing_events e
                   where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
                 (select count(*) from mailing_recipients r where r.mailing_id = m.id) as recip_count,
-                m.delivery, m.delivery_message, m.created
-         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id "
+                m.delivery, m.delivery_message, m.created,
+                rv.delivered, rv.revenue::numeric(20, 2)::text as revenue, rv.gifts, rv.donors,
+                (case when rv.delivered > 0 then rv.gifts::float8 / rv.delivered else 0 end) as response_rate,
+                (case when rv.delivered > 0 then round(rv.revenue * 1000 / rv.delivered, 2) else 0 end)
+                  ::numeric(20, 2)::text as rpm
+         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
+         cross join lateral (
+             select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
+                      as delivered,
+                    coalesce(sum(",
+            crate::routes::contributions::net_sql!(),
+            "), 0) as revenue,
+                    count(*) filter (where c.amount > 0) as gifts,
+                    count(distinct ",
+            crate::routes::contributions::donor_sql!(),
+            ") filter (where c.amount > 0) as donors
+             from contributions c where c.mailing_id = m.id
+         ) rv "
+        )
     };
 }
 

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod contributions;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -12,6 +13,7 @@ pub mod mailings;
 pub mod origin_codes;
 pub mod session;
 pub mod settings;
+pub mod source_codes;
 pub mod tracking;
 pub mod universal_users;
 pub mod users;
@@ -40,6 +42,8 @@ pub enum ApiTags {
     Mailings,
     /// Public open, click and unsubscribe links from delivered mail
     Tracking,
+    /// Contributions, source codes and the value of origin codes
+    Revenue,
     /// Service health
     Health,
 }
@@ -57,6 +61,8 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     mailings::MailingsApi,
+    contributions::ContributionsApi,
+    source_codes::SourceCodesApi,
     tracking::TrackingApi,
     health::HealthApi,
 );
@@ -77,6 +83,8 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contacts::ContactsApi,
             forms::FormsApi,
             mailings::MailingsApi,
+            contributions::ContributionsApi,
+            source_codes::SourceCodesApi,
             tracking::TrackingApi,
             health::HealthApi,
         ),

@@ -15,5 +15,6 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod revenue;
 mod settings;
 mod tenancy_isolation;

@@ -55,8 +55,16 @@ const productRoutes: RouteObject[] = [
   placeholder('planning', { title: 'Planning' }),
   placeholder('flights', { title: 'Performance' }),
   placeholder('experiments', { title: 'Experiments' }),
-  placeholder('revenue', { title: 'Contribution Source Codes', notice: 'Contribution source codes are not available yet.' }),
-  placeholder('revenue/contributions', { title: 'Contributions', notice: 'Contributions are not available yet.' }),
+  guarded('pageContributionSourceCodes', 'page', [
+    { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },
+  ]),
+  guarded('pageContributions', 'page', [
+    {
+      path: 'revenue/contributions',
+      handle: { title: 'Contributions' },
+      lazy: () => import('./routes/revenue/contributions'),
+    },
+  ]),
   guarded('pageContacts', 'page', [
     { path: 'contacts', handle: { title: 'Contact Search' }, lazy: () => import('./routes/contacts/search') },
     {

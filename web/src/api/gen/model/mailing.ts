@@ -35,4 +35,14 @@ export interface Mailing {
   /** @nullable */
   deliveryMessage?: string | null;
   created: string;
+  /** Recipients whose message was accepted and not bounced. */
+  delivered: number;
+  /** Net of the gifts attributed to the mailing (decimal string). */
+  revenue: string;
+  gifts: number;
+  donors: number;
+  /** gifts ÷ delivered (0 while nothing is delivered). */
+  responseRate: number;
+  /** revenue ÷ delivered × 1000 (decimal string). */
+  rpm: string;
 }

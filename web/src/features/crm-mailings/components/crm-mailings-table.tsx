@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useListMailings } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
+import { MailingRevenueCells, MailingRevenueHeaders } from '@/features/revenue/components/mailing-revenue';
 import { formatCount, formatDateTime, mailingStatus, openRate, type MailingStatus } from '../utils';
 
 const STATUS_BG: Record<MailingStatus, string> = { DRAFT: 'secondary', CONFIRMED: 'primary', SENT: 'success' };
@@ -32,6 +33,7 @@ export function CrmMailingsTable() {
           <th scope="col" className="text-end">
             Recipients
           </th>
+          <MailingRevenueHeaders />
         </tr>
       </thead>
       <tbody>
@@ -50,6 +52,7 @@ export function CrmMailingsTable() {
               <td>{mailing.sendTime ? formatDateTime(mailing.sendTime) : ''}</td>
               <td className="text-end">{openRate(mailing.openCount, mailing.recipCount)}</td>
               <td className="text-end">{formatCount(mailing.recipCount)}</td>
+              <MailingRevenueCells mailing={mailing} />
             </tr>
           );
         })}

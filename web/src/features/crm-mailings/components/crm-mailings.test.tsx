@@ -26,6 +26,12 @@ const MAILING: Mailing = {
   recipCount: 0,
   delivery: 'idle',
   created: '2026-05-01T10:00:00Z',
+  delivered: 0,
+  revenue: '0.00',
+  gifts: 0,
+  donors: 0,
+  responseRate: 0,
+  rpm: '0.00',
 };
 
 const LIST: CrmList = { id: 5, name: 'Volunteers', count: 2, created: '2026-05-01T10:00:00Z', kind: 'upload' as CrmList['kind'], originCodes: [] };

@@ -8,6 +8,7 @@ import type { Mailing, MailingStats } from '@/api/gen/model';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
+import { MailingRevenueFigures } from '@/features/revenue/components/mailing-revenue';
 import { formatCount, formatDateTime, openRate } from '../utils';
 
 /** A sandboxed rendering of a mailing body: the HTML never enters the app's DOM. */
@@ -81,6 +82,7 @@ export function MailingFigures({ mailing }: { mailing: Mailing }) {
         <Figure id={id('open-rate')} label="Open rate">
           {openRate(s.uniqueOpens, s.recipients)}
         </Figure>
+        <MailingRevenueFigures mailing={mailing} id={id} />
       </dl>
       <div className="small text-body-secondary">
         Unique opens and clicks count people once; opens by privacy proxies and link scanners are shown apart as machine

@@ -1,0 +1,5 @@
+import { SourceCodesPage } from '@/features/revenue/components/source-codes-page';
+
+export function Component() {
+  return <SourceCodesPage />;
+}
