@@ -235,6 +235,22 @@ fn guard_table() -> Vec<Expected> {
         expect("deleteMailing", ClientUser),
         expect("resumeMailing", ClientUser),
         expect("getMailingStats", ClientUser),
+        expect("getContributionSummary", Client(&["pageContributions"])),
+        expect("getContributionSeries", Client(&["pageContributions"])),
+        expect("getContributionBreakdowns", Client(&["pageContributions"])),
+        expect("listContributions", Client(&["pageContributions"])),
+        expect("exportContributionsCsv", Client(&["pageContributions"])),
+        expect("exportContributionsXlsx", Client(&["pageContributions"])),
+        expect("getContactGiving", CONTACTS),
+        expect("listContributionCategories", ClientUser),
+        expect("listAttributionCodeNames", ClientUser),
+        expect("listContactCategories", ClientUser),
+        expect("listContribcodeNames", ClientUser),
+        expect("listMailingNames", ClientUser),
+        expect("listContributionSourceCodes", Client(&["pageContributionSourceCodes"])),
+        expect("listContributionSourceCodeGroups", Client(&["pageContributionSourceCodes"])),
+        expect("listOriginCodeValue", Client(&["pageContactOriginCodes"])),
+        expect("listOriginCodeAcquisition", Client(&["pageContactOriginCodes"])),
     ]
 }
 
