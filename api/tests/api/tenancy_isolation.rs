@@ -248,7 +248,7 @@ fn guard_table() -> Vec<Expected> {
         expect("listContribcodeNames", ClientUser),
         expect("listMailingNames", ClientUser),
         expect("listContributionSourceCodes", Client(&["pageContributionSourceCodes"])),
-        expect("listContributionSourceCodeGroups", Client(&["pageContributionSourceCodes"])),
+        expect("listContributionSourceCodeGroups", Client(&["pageContributionSourceCodes"])).query("?by=channel"),
         expect("listOriginCodeValue", Client(&["pageContactOriginCodes"])),
         expect("listOriginCodeAcquisition", Client(&["pageContactOriginCodes"])),
     ]
