@@ -904,6 +904,8 @@ impl AuthApi {
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let state = state.0.clone();
         tokio::spawn(async move {
+            // Started a moment later, so it never competes with the answer for the processor.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             if let Err(e) = send_reset_link(&state, client.as_ref(), &email).await {
                 tracing::warn!(error = %e, "reset e-mail failed");
             }
