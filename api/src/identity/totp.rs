@@ -143,6 +143,9 @@ impl SecretBox {
     }
 }
 
+/// Postgres's "undefined_table".
+const UNDEFINED_TABLE: &str = "42P01";
+
 #[derive(Debug, thiserror::Error)]
 pub enum SealPlaintextError {
     #[error(transparent)]
@@ -175,14 +178,22 @@ async fn seal_in(
     secrets: &SecretBox,
 ) -> Result<u64, SealPlaintextError> {
     let mut tx = realm.begin(tenancy).await?;
-    let rows: Vec<(i64, Option<String>, Option<String>)> = sqlx::query_as(super::users_sql(
+    let rows: Vec<(i64, Option<String>, Option<String>)> = match sqlx::query_as(super::users_sql(
         realm,
         "select id, totp_secret, totp_pending_secret from {users}
-         where totp_secret not like 'v1:%' or totp_pending_secret not like 'v1:%'
-         for update",
+             where totp_secret not like 'v1:%' or totp_pending_secret not like 'v1:%'
+             for update",
     ))
     .fetch_all(&mut *tx)
-    .await?;
+    .await
+    {
+        Ok(rows) => rows,
+        // A client registered by another process a moment ago may not have its tables yet: it has no secrets.
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(UNDEFINED_TABLE) => {
+            return Ok(0)
+        }
+        Err(e) => return Err(e.into()),
+    };
     let count = rows.len() as u64;
     for (id, active, pending) in rows {
         let owner = owner(realm, id);

@@ -882,9 +882,9 @@ impl AuthApi {
         }))
     }
 
-    /// Sends a reset link when the e-mail has an account. The answer is the same either way, and comes before
-    /// any work on the account (looking it up, opening the challenge, sending the mail), which is done by a
-    /// background task: how long the answer takes cannot tell whether the address has an account.
+    /// Sends a reset link when the e-mail has an account. The answer is the same either way.
+    // It comes before any work on the account (looking it up, opening the challenge, sending the mail), which a
+    // background task does: how long the answer takes cannot tell whether the address has an account.
     #[oai(
         path = "/auth-api/auth/reset-email",
         method = "post",
