@@ -105,9 +105,10 @@ web_install() {
   fi
 }
 
-# A secret kept across runs so sessions survive a restart of the run command.
-jwt_secret() {
-  local f="$DATA/jwt_secret"
+# A secret kept across runs (in .data/<name>) so sessions and mailed links survive a restart of the run command.
+kept_secret() {
+  local f="$DATA/$1"
   [ -s "$f" ] || head -c 48 /dev/urandom | base64 | tr -d '\n/+=' > "$f"
   cat "$f"
 }
+jwt_secret() { kept_secret jwt_secret; }

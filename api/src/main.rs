@@ -70,7 +70,7 @@ enum UsersCommand {
         #[arg(long)]
         email: String,
         #[arg(long, env = "COMPASS_USER_PASSWORD", hide_env_values = true)]
-        password: String,
+        password: worker::secret::Secret,
         #[arg(long, default_value = "")]
         first: String,
         #[arg(long, default_value = "")]
@@ -152,7 +152,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 tenancy.migrate_all().await?;
                 let user = NewUniversalUser {
                     email,
-                    password,
+                    password: password.expose().to_owned(),
                     first_name: first,
                     last_name: last,
                     admin,

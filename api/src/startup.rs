@@ -1,4 +1,4 @@
-use crate::auth::TokenKeys;
+use crate::auth::{Keys, TokenKeys};
 use crate::body_limit::BodyLimit;
 use crate::error::render;
 use crate::identity::google::GoogleVerifier;
@@ -6,6 +6,7 @@ use crate::identity::limits::AuthLimits;
 use crate::identity::notices::Notices;
 use crate::identity::secrets::SecretHasher;
 use crate::identity::sms::{HttpGateway, LogGateway, SmsGateway};
+use crate::identity::totp::SecretBox;
 use crate::input_guard::InputGuard;
 use crate::public::PublicForms;
 use crate::signups::SignupWriter;
@@ -30,7 +31,9 @@ pub enum StartupError {
     #[error("redis: {0}")]
     Redis(#[from] redis::RedisError),
     #[error(transparent)]
-    Token(#[from] crate::auth::TokenError),
+    Keys(#[from] crate::auth::KeyError),
+    #[error("sealing authenticator secrets: {0}")]
+    Totp(#[from] crate::identity::totp::SealPlaintextError),
     #[error(transparent)]
     Mail(#[from] worker::mail::MailError),
     #[error("io: {0}")]
@@ -48,33 +51,43 @@ pub struct Application {
 impl Application {
     /// Connects to Postgres and Redis, migrates every schema, and binds the port (0 picks a free one).
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        let keys = Keys::derive(
+            settings.jwt_secret.expose(),
+            Some(settings.tracking_secret.expose()),
+        )?;
         let tenancy = Tenancy::connect(&settings.database_url, settings.database_pool_size).await?;
         tenancy.migrate_all().await?;
+        let totp = SecretBox::new(keys.totp());
+        crate::identity::totp::seal_plaintext(&tenancy, &totp).await?;
         let queue = JobQueue::connect(&settings.redis_url, &settings.job_queue).await?;
         let redis = redis::Client::open(settings.redis_url.as_str())?
             .get_connection_manager()
             .await?;
         let mailer = worker::mail::Mailer::from_url(&settings.smtp_url, 4)?;
         let nonempty = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
-        let sms: Arc<dyn SmsGateway> = match nonempty(&settings.sms_gateway_url) {
-            Some(url) => Arc::new(HttpGateway::new(&url, &settings.sms_gateway_key)),
-            None => Arc::new(LogGateway),
+        let sms: Option<Arc<dyn SmsGateway>> = match nonempty(&settings.sms_gateway_url) {
+            Some(url) => Some(Arc::new(HttpGateway::new(
+                &url,
+                settings.sms_gateway_key.expose(),
+            ))),
+            None if settings.dev_log_codes => {
+                tracing::warn!("DEV_LOG_CODES: phone login codes are written to the log");
+                Some(Arc::new(LogGateway))
+            }
+            None => None,
         };
         let state = Arc::new(AppState {
             tenancy: tenancy.clone(),
             queue,
             redis: redis.clone(),
-            tokens: TokenKeys::new(&settings.jwt_secret, settings.token_ttl_minutes)?,
+            tokens: TokenKeys::new(keys.token_signing(), settings.token_ttl_minutes),
             public: PublicForms::new(
                 settings.form_views_per_minute,
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
             mailer: mailer.clone(),
-            links: worker::mail::links::LinkSigner::new(
-                tracking_secret(&settings),
-                &settings.public_url,
-            ),
+            links: worker::mail::links::LinkSigner::new(keys.tracking(), &settings.public_url),
             tracking: crate::tracking::EventBuffer::default(),
             provider_name: settings.provider_name.clone(),
             google: nonempty(&settings.google_client_id).map(|id| {
@@ -84,7 +97,7 @@ impl Application {
                 )
             }),
             client_auth: nonempty(&settings.client_auth),
-            hasher: SecretHasher::new(&settings.jwt_secret),
+            hasher: SecretHasher::new(keys.hashing()),
             notices: Notices::new(
                 mailer,
                 &settings.mail_from_name,
@@ -97,8 +110,11 @@ impl Application {
                 &settings.job_queue,
                 settings.auth_attempts_per_account,
                 settings.auth_attempts_per_address,
+                settings.auth_account_failures_before_delay,
                 settings.auth_limit_window_seconds,
             ),
+            totp,
+            trusted_proxies: settings.trusted_proxies.clone(),
         });
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()
@@ -197,15 +213,6 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
         .with(Tracing)
         .data(state)
         .catch_all_error(render)
-}
-
-/// Tracking links are signed with TRACKING_SECRET, or with JWT_SECRET when it is unset.
-fn tracking_secret(settings: &Settings) -> &str {
-    if settings.tracking_secret.is_empty() {
-        &settings.jwt_secret
-    } else {
-        &settings.tracking_secret
-    }
 }
 
 /// The SPA's pages run only the app's own scripts: even if a form body slipped past the sanitiser, an inline

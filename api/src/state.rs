@@ -26,8 +26,13 @@ pub struct AppState {
     /// Keyed hashes of refresh tokens, codes and links.
     pub hasher: crate::identity::secrets::SecretHasher,
     pub notices: crate::identity::notices::Notices,
-    pub sms: Arc<dyn crate::identity::sms::SmsGateway>,
+    /// Where phone codes go; none without a gateway (outside development mode), and phone codes then go by e-mail.
+    pub sms: Option<Arc<dyn crate::identity::sms::SmsGateway>>,
     pub limits: crate::identity::limits::AuthLimits,
+    /// Seals authenticator secrets at rest.
+    pub totp: crate::identity::totp::SecretBox,
+    /// Proxies whose `X-Forwarded-For` names the client's address.
+    pub trusted_proxies: crate::identity::address::TrustedProxies,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -22,7 +22,7 @@ ensure_redis
 fresh_database compass_mail_bench
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 export DATABASE_URL=$(pg_url compass_mail_bench) REDIS_URL=$(redis_url) JOB_QUEUE="compass-mail-bench-$$"
-export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking" RUST_LOG=${RUST_LOG:-warn}
+export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking-secret-bench-tracking-secret" RUST_LOG=${RUST_LOG:-warn}
 export WEB_DIST="$WORK/none" SCHEDULE_SECONDS=1 SMTP_POOL_SIZE=$POOL FORM_VIEWS_PER_MINUTE=0
 export PORT=$(free_port)
 export SEND_JOURNAL_DIR="$WORK/journal"; rm -rf "$SEND_JOURNAL_DIR"

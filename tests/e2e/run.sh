@@ -29,14 +29,14 @@ SMTP_PORT=$(free_port)
 export SMTP_URL="smtp://127.0.0.1:$SMTP_PORT"
 export E2E_MAIL_DIR="$DATA/e2e/mail"
 export WEB_DIST="$ROOT/web/dist"
-# The worker needs the link-signing secret (the api falls back to JWT_SECRET; both must agree) and the public address.
+# The worker needs the link-signing key (the api's too: both must agree) and the public address, and never JWT_SECRET.
 export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
 export PROVIDER_NAME="Compass Test Agency"
 # Many sign-ins come from one address during the suite; the limits themselves are covered by the api tests.
-export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000
-# Phone codes go to the log gateway, which writes them to the api log the specs read.
-export E2E_API_LOG="$DATA/e2e/api.log" RUST_LOG="${RUST_LOG:-info}"
+export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000 AUTH_ACCOUNT_FAILURES_BEFORE_DELAY=0
+# Development mode: phone codes go to the log gateway, which writes them to the api log the specs read.
+export DEV_LOG_CODES=1 E2E_API_LOG="$DATA/e2e/api.log" RUST_LOG="${RUST_LOG:-info}"
 API="$ROOT/target/debug/api"
 
 "$API" migrate >/dev/null
@@ -48,7 +48,7 @@ LOG="$DATA/e2e"; mkdir -p "$LOG"
 rm -rf "$E2E_MAIL_DIR"; mkdir -p "$E2E_MAIL_DIR"
 "$ROOT/target/debug/smtp-sink" "$SMTP_PORT" "$E2E_MAIL_DIR" >"$LOG/smtp-sink.log" 2>&1 &
 SINK_PID=$!
-"$ROOT/target/debug/worker" >"$LOG/worker.log" 2>&1 &
+env -u JWT_SECRET "$ROOT/target/debug/worker" >"$LOG/worker.log" 2>&1 &
 WORKER_PID=$!
 "$API" serve >"$LOG/api.log" 2>&1 &
 API_PID=$!

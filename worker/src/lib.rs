@@ -13,6 +13,7 @@ mod queue;
 mod row;
 mod runner;
 mod schedule;
+pub mod secret;
 mod send;
 
 pub use error::JobError;

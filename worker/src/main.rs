@@ -5,7 +5,8 @@ use std::time::Duration;
 use tenancy::Tenancy;
 use worker::{run_pool, JobQueue, PoolConfig, DEFAULT_QUEUE};
 
-#[derive(Debug, Parser)]
+/// No `Debug`: the connection URLs may hold passwords.
+#[derive(Parser)]
 #[command(name = "worker", about = "Compass background job worker")]
 struct Args {
     #[arg(
@@ -32,9 +33,9 @@ struct Args {
     /// Messages per second per send; 0 for as fast as the server takes them.
     #[arg(long, env = "MAIL_RATE_PER_SECOND", default_value_t = 0)]
     mail_rate_per_second: u32,
-    /// Secret that signs tracking and unsubscribe links (the api must have the same one).
+    /// Key that signs tracking and unsubscribe links: the api's TRACKING_SECRET. The worker needs no other key.
     #[arg(long, env = "TRACKING_SECRET", hide_env_values = true)]
-    tracking_secret: String,
+    tracking_secret: worker::secret::Secret,
     /// The api's public address, used in tracking and unsubscribe links.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     public_url: String,
@@ -63,7 +64,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         send_journal: args
             .send_journal_dir
             .unwrap_or_else(|| std::env::temp_dir().join("compass-send-journal")),
-        links: worker::mail::links::LinkSigner::new(&args.tracking_secret, &args.public_url),
+        links: worker::mail::links::LinkSigner::new(
+            args.tracking_secret.expose(),
+            &args.public_url,
+        ),
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
     });

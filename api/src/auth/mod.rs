@@ -1,9 +1,11 @@
 //! Sign-in core: access tokens, password hashes, and the two security schemes every operation declares.
 
+mod keys;
 mod password;
 mod schemes;
 mod tokens;
 
+pub use keys::{KeyError, Keys};
 pub use password::{hash_password, verify_password};
 pub use schemes::{
     missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,

@@ -1,8 +1,25 @@
-//! Rate limits on sign-in, code entry, registration and reset, counted in Redis per account and per address in
-//! fixed windows, so they hold across api processes.
+//! Rate limits on sign-in, code entry, registration and reset, counted in Redis so they hold across api
+//! processes.
+//!
+//! Sign-in and code entry count failures only, three ways: per account and address pair (tight: the guesser is
+//! stopped for the rest of the window), per address (password spraying across accounts), and per account from
+//! every address (loose: past a threshold, each further attempt waits 1 s, then 2 s, 4 s … up to 5 minutes after
+//! the last failure). That last one does not apply at addresses the account signed in from in the last 30 days,
+//! so an attacker elsewhere can slow an account down but cannot lock its owner out. Registration and reset
+//! requests, which send mail, count every attempt per account and per address in fixed windows.
+//!
+//! Accounts are keyed by a hash of their e-mail, so neither Redis nor the log holds addresses.
 
 use crate::error::ApiError;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 use redis::aio::ConnectionManager;
+use sha2::{Digest, Sha256};
+
+/// The longest wait the per-account delay imposes.
+const MAX_DELAY_SECS: u64 = 300;
+/// How long an address stays one the account signed in from.
+const KNOWN_ADDRESS_SECS: u64 = 30 * 24 * 3600;
 
 #[derive(Clone)]
 pub struct AuthLimits {
@@ -10,6 +27,7 @@ pub struct AuthLimits {
     prefix: String,
     per_account: u32,
     per_address: u32,
+    before_delay: u32,
     window_secs: u64,
 }
 
@@ -33,15 +51,42 @@ impl Action {
     }
 }
 
+/// One sign-in or code attempt: the account it names (its normalised e-mail; none for Google, whose token names
+/// it), the account's id when there is one (for the log), and the client address.
+#[derive(Debug, Clone, Copy)]
+pub struct Attempt<'a> {
+    pub action: Action,
+    pub email: Option<&'a str>,
+    pub user: Option<i64>,
+    pub address: &'a str,
+}
+
 pub const TOO_MANY: &str = "Too many attempts. Wait a few minutes and try again.";
 
+fn unavailable(e: redis::RedisError) -> ApiError {
+    tracing::error!(error = %e, "rate limit store unavailable");
+    ApiError::Unavailable("Sign-in is unavailable; try again shortly".to_owned())
+}
+
+fn account_key(email: &str) -> String {
+    URL_SAFE_NO_PAD.encode(&Sha256::digest(email.as_bytes())[..16])
+}
+
+/// The wait after the last failure once an account has `failures` of them and the delay starts at `threshold`.
+fn delay_secs(failures: u32, threshold: u32) -> u64 {
+    let doublings = failures.saturating_sub(threshold).min(16);
+    (1u64 << doublings).min(MAX_DELAY_SECS)
+}
+
 impl AuthLimits {
-    /// `per_account` and `per_address` attempts per `window_secs`; 0 turns a limit off.
+    /// `per_account` attempts (for sign-in: failures from one address) and `per_address` per `window_secs`;
+    /// `before_delay` failures per account before delays start. 0 turns a limit off.
     pub fn new(
         redis: ConnectionManager,
         prefix: &str,
         per_account: u32,
         per_address: u32,
+        before_delay: u32,
         window_secs: u64,
     ) -> Self {
         Self {
@@ -49,26 +94,46 @@ impl AuthLimits {
             prefix: prefix.to_owned(),
             per_account,
             per_address,
+            before_delay,
             window_secs: window_secs.max(1),
         }
     }
 
-    /// Counts one attempt; refuses with 429 once either counter passes its limit.
+    fn window(&self) -> u64 {
+        chrono::Utc::now().timestamp().max(0) as u64 / self.window_secs
+    }
+
+    fn refuse(&self, action: Action, user: Option<i64>, address: &str, which: &str) -> ApiError {
+        tracing::warn!(
+            action = action.as_str(),
+            user,
+            address,
+            limit = which,
+            "auth rate limit"
+        );
+        ApiError::TooManyRequests(TOO_MANY.to_owned())
+    }
+
+    /// Counts one registration or reset attempt; refuses with 429 once either counter passes its limit.
     pub async fn hit(
         &self,
         action: Action,
-        account: Option<&str>,
+        email: Option<&str>,
         address: &str,
     ) -> Result<(), ApiError> {
-        let window = chrono::Utc::now().timestamp() as u64 / self.window_secs;
+        let window = self.window();
         let mut checks = Vec::with_capacity(2);
         if self.per_address > 0 {
-            checks.push((format!("addr:{address}"), self.per_address));
+            checks.push((format!("addr:{address}"), self.per_address, "address"));
         }
-        if let (Some(account), true) = (account, self.per_account > 0) {
-            checks.push((format!("acct:{account}"), self.per_account));
+        if let (Some(email), true) = (email, self.per_account > 0) {
+            checks.push((
+                format!("acct:{}", account_key(email)),
+                self.per_account,
+                "account",
+            ));
         }
-        for (who, limit) in checks {
+        for (who, limit, which) in checks {
             let key = format!(
                 "{}:authlimit:{}:{who}:{window}",
                 self.prefix,
@@ -82,15 +147,133 @@ impl AuthLimits {
                 .ignore()
                 .query_async(&mut conn)
                 .await
-                .map_err(|e| {
-                    tracing::error!(error = %e, "rate limit store unavailable");
-                    ApiError::Unavailable("Sign-in is unavailable; try again shortly".to_owned())
-                })?;
+                .map_err(unavailable)?;
             if count > limit {
-                tracing::warn!(action = action.as_str(), %who, "auth rate limit");
-                return Err(ApiError::TooManyRequests(TOO_MANY.to_owned()));
+                return Err(self.refuse(action, None, address, which));
             }
         }
         Ok(())
+    }
+
+    fn failure_keys(&self, attempt: &Attempt<'_>) -> FailureKeys {
+        let base = format!("{}:authfail:{}", self.prefix, attempt.action.as_str());
+        let window = self.window();
+        let account = attempt.email.map(account_key);
+        FailureKeys {
+            pair: account
+                .as_ref()
+                .map(|a| format!("{base}:pair:{a}:{}:{window}", attempt.address)),
+            address: format!("{base}:addr:{}:{window}", attempt.address),
+            account: account.as_ref().map(|a| format!("{base}:acct:{a}")),
+            known: account.map(|a| format!("{}:authok:{a}:{}", self.prefix, attempt.address)),
+        }
+    }
+
+    /// Refuses with 429 when the attempt's earlier failures say it must wait; counts nothing.
+    pub async fn check(&self, attempt: Attempt<'_>) -> Result<(), ApiError> {
+        let keys = self.failure_keys(&attempt);
+        let mut conn = self.redis.clone();
+        let (pair, address, account, last, known): (
+            Option<u32>,
+            Option<u32>,
+            Option<u32>,
+            Option<i64>,
+            bool,
+        ) = redis::pipe()
+            .get(keys.pair.as_deref().unwrap_or(""))
+            .get(&keys.address)
+            .hget(keys.account.as_deref().unwrap_or(""), "failures")
+            .hget(keys.account.as_deref().unwrap_or(""), "last")
+            .exists(keys.known.as_deref().unwrap_or(""))
+            .query_async(&mut conn)
+            .await
+            .map_err(unavailable)?;
+        let refuse = |which| Err(self.refuse(attempt.action, attempt.user, attempt.address, which));
+        if self.per_account > 0 && keys.pair.is_some() && pair.unwrap_or(0) >= self.per_account {
+            return refuse("account and address");
+        }
+        if self.per_address > 0 && address.unwrap_or(0) >= self.per_address {
+            return refuse("address");
+        }
+        let failures = account.unwrap_or(0);
+        if self.before_delay > 0 && failures >= self.before_delay && !known {
+            let wait_ms = delay_secs(failures, self.before_delay) as i64 * 1000;
+            let since = chrono::Utc::now().timestamp_millis() - last.unwrap_or(0);
+            if since < wait_ms {
+                return refuse("account delay");
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts a failed attempt.
+    pub async fn failed(&self, attempt: Attempt<'_>) -> Result<(), ApiError> {
+        let keys = self.failure_keys(&attempt);
+        let window = self.window_secs as i64;
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        if let Some(pair) = &keys.pair {
+            pipe.incr(pair, 1).ignore().expire(pair, window).ignore();
+        }
+        pipe.incr(&keys.address, 1)
+            .ignore()
+            .expire(&keys.address, window)
+            .ignore();
+        if let Some(account) = &keys.account {
+            // The account's count lives as long as failures keep coming, so a slow attacker stays slowed.
+            pipe.hincr(account, "failures", 1)
+                .ignore()
+                .hset(account, "last", chrono::Utc::now().timestamp_millis())
+                .ignore()
+                .expire(account, window)
+                .ignore();
+        }
+        let mut conn = self.redis.clone();
+        pipe.query_async::<()>(&mut conn).await.map_err(unavailable)
+    }
+
+    /// Remembers that the account signed in from this address: the account's delay does not apply there.
+    pub async fn succeeded(&self, attempt: Attempt<'_>) -> Result<(), ApiError> {
+        let Some(known) = self.failure_keys(&attempt).known else {
+            return Ok(());
+        };
+        let mut conn = self.redis.clone();
+        redis::cmd("SET")
+            .arg(&known)
+            .arg(1)
+            .arg("EX")
+            .arg(KNOWN_ADDRESS_SECS)
+            .query_async::<()>(&mut conn)
+            .await
+            .map_err(unavailable)
+    }
+}
+
+struct FailureKeys {
+    pair: Option<String>,
+    address: String,
+    account: Option<String>,
+    known: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_double_from_one_second_up_to_five_minutes() {
+        assert_eq!(delay_secs(20, 20), 1);
+        assert_eq!(delay_secs(21, 20), 2);
+        assert_eq!(delay_secs(24, 20), 16);
+        assert_eq!(delay_secs(40, 20), MAX_DELAY_SECS);
+        assert_eq!(delay_secs(u32::MAX, 20), MAX_DELAY_SECS);
+    }
+
+    #[test]
+    fn accounts_are_keyed_without_their_address() {
+        let key = account_key("ann@example.org");
+        assert!(!key.contains("ann") && !key.contains("example"));
+        assert_eq!(key, account_key("ann@example.org"));
+        assert_ne!(key, account_key("bob@example.org"));
     }
 }

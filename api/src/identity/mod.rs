@@ -6,6 +6,7 @@
 //! names (`auth_sessions`, `auth_challenges`, `audit_events`), so one piece of SQL serves both once the
 //! transaction's `search_path` points at the right schema; only the users table differs.
 
+pub mod address;
 pub mod audit;
 pub mod challenges;
 pub mod google;

@@ -14,10 +14,9 @@ pub struct SecretHasher {
 }
 
 impl SecretHasher {
-    pub fn new(key: &str) -> Self {
-        Self {
-            key: key.as_bytes().to_vec(),
-        }
+    /// `key` is the hashing key of [`crate::auth::Keys`].
+    pub fn new(key: &[u8]) -> Self {
+        Self { key: key.to_vec() }
     }
 
     fn mac(&self, purpose: &str, secret: &str) -> Hmac<Sha256> {
@@ -78,12 +77,12 @@ mod tests {
 
     #[test]
     fn hashes_match_only_their_secret_and_purpose() {
-        let h = SecretHasher::new("k");
+        let h = SecretHasher::new(b"k");
         let stored = h.hash("login", "123456");
         assert!(h.matches("login", "123456", &stored));
         assert!(!h.matches("login", "123457", &stored));
         assert!(!h.matches("reset", "123456", &stored));
-        assert!(!SecretHasher::new("other").matches("login", "123456", &stored));
+        assert!(!SecretHasher::new(b"other").matches("login", "123456", &stored));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Text messages for phone two-factor codes, behind a small trait: an HTTP gateway for production and a log
-//! gateway for development.
+//! gateway for development only (`DEV_LOG_CODES`): without either, phone codes go by e-mail.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -57,7 +57,7 @@ impl SmsGateway for HttpGateway {
     }
 }
 
-/// Development: writes the message to the log instead of sending it.
+/// Development only (`DEV_LOG_CODES`): writes the message, code and all, to the log instead of sending it.
 pub struct LogGateway;
 
 impl SmsGateway for LogGateway {

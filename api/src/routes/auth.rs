@@ -6,7 +6,7 @@ use super::ApiTags;
 use crate::auth::{verify_password, UserClaim};
 use crate::error::ApiError;
 use crate::identity::challenges::{self, Purpose};
-use crate::identity::limits::Action;
+use crate::identity::limits::{Action, Attempt};
 use crate::identity::{self, audit, sessions, totp, Account, Realm, PASSWORD_RULE};
 use crate::state::{AppState, SharedState};
 use poem::web::Data;
@@ -170,11 +170,17 @@ pub struct TokenPair {
     pub refresh_token: String,
 }
 
+/// The client's address: the peer's, or the one a trusted proxy forwards (`TRUSTED_PROXIES`).
 pub(crate) fn address(req: &Request) -> String {
-    req.remote_addr()
-        .as_socket_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default()
+    let peer = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let forwarded = req
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    match req.data::<SharedState>() {
+        Some(state) => state.trusted_proxies.client_address(peer, forwarded),
+        None => peer.map(|ip| ip.to_string()).unwrap_or_default(),
+    }
 }
 
 fn incorrect_credentials() -> ApiError {
@@ -214,26 +220,28 @@ pub(crate) async fn requested_client(
     }
 }
 
-/// Whose account an e-mail names for a request about `client`: that client's own user when there is one,
-/// otherwise the universal user. Returns the realm and the account, if any.
+/// Whose account an e-mail names for a request about `client`: the universal user when there is one (agency
+/// staff stay themselves in every client, even if a client user with their address was registered before that
+/// was refused), otherwise that client's own user. Returns the realm and the account, if any.
 pub(crate) async fn locate(
     state: &AppState,
     client: Option<&Client>,
     email: &str,
 ) -> Result<(Realm, Option<Account>), ApiError> {
-    if let Some(client) = client {
-        let realm = Realm::Client(client.clone());
-        let mut tx = realm.begin(&state.tenancy).await?;
-        let found = identity::find_by_email(&mut tx, &realm, email).await?;
-        tx.commit().await?;
-        if found.is_some() {
-            return Ok((realm, found));
-        }
-    }
     let mut tx = state.tenancy.public().await?;
-    let found = identity::find_by_email(&mut tx, &Realm::Universal, email).await?;
+    let universal = identity::find_by_email(&mut tx, &Realm::Universal, email).await?;
     tx.commit().await?;
-    Ok((Realm::Universal, found))
+    if universal.is_some() {
+        return Ok((Realm::Universal, universal));
+    }
+    let Some(client) = client else {
+        return Ok((Realm::Universal, None));
+    };
+    let realm = Realm::Client(client.clone());
+    let mut tx = realm.begin(&state.tenancy).await?;
+    let found = identity::find_by_email(&mut tx, &realm, email).await?;
+    tx.commit().await?;
+    Ok((realm, found))
 }
 
 /// Whether a universal user may act for a client: administrators everywhere, others where granted.
@@ -326,6 +334,36 @@ pub(crate) async fn open_session(
     })
 }
 
+/// The work of a reset request, after it has been answered: a single-use link for the account, if the address
+/// has one that may reset (enabled, or not yet verified), mailed to it.
+async fn send_reset_link(
+    state: &AppState,
+    client: Option<&Client>,
+    email: &str,
+) -> Result<(), ApiError> {
+    let (realm, account) = locate(state, client, email).await?;
+    let Some(account) = account.filter(|a| a.enabled || !a.email_verified) else {
+        return Ok(());
+    };
+    let token = identity::secrets::random_token();
+    let mut tx = realm.begin(&state.tenancy).await?;
+    challenges::open(
+        &mut tx,
+        &state.hasher,
+        account.id,
+        Purpose::ResetPassword,
+        None,
+        Some(&token),
+    )
+    .await?;
+    tx.commit().await?;
+    state
+        .notices
+        .reset_password(&realm, &account.email, &token)
+        .await
+        .map_err(|e| ApiError::Unavailable(e.to_string()))
+}
+
 fn signed_in(pair: TokenPair, email: &str) -> LoginResponse {
     LoginResponse {
         access_token: Some(pair.access_token),
@@ -374,12 +412,16 @@ impl AuthApi {
         address: &str,
     ) -> Result<LoginResponse, ApiError> {
         let method = match account.two_factor_method.as_str() {
-            "phone" if identity::is_valid_phone(&account.phone) && !account.phone.is_empty() => {
+            "phone"
+                if state.sms.is_some()
+                    && identity::is_valid_phone(&account.phone)
+                    && !account.phone.is_empty() =>
+            {
                 "phone"
             }
             "app" if account.totp_secret.is_some() => "app",
             "none" => "none",
-            // A method that cannot work (no phone, no enrolled app) falls back to e-mail.
+            // A method that cannot work (no phone, no SMS gateway, no enrolled app) falls back to e-mail.
             _ => "email",
         };
         if method == "none" {
@@ -412,6 +454,8 @@ impl AuthApi {
                 })?,
             ("phone", Some(code)) => state
                 .sms
+                .as_ref()
+                .ok_or_else(unavailable)?
                 .send(
                     &account.phone,
                     &format!("Your Compass login code is {code}. It expires in 10 minutes."),
@@ -475,12 +519,15 @@ impl AuthApi {
             ));
         }
         let address = address(req);
-        state
-            .limits
-            .hit(Action::Login, Some(&email), &address)
-            .await?;
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
+        let attempt = Attempt {
+            action: Action::Login,
+            email: Some(&email),
+            user: account.as_ref().map(|a| a.id),
+            address: &address,
+        };
+        state.limits.check(attempt).await?;
         let password = body.0.password;
         let stored = account.as_ref().map(|u| u.password_hash.clone());
         // argon2 is deliberately slow: keep it off the async executor.
@@ -488,9 +535,11 @@ impl AuthApi {
             .await
             .map_err(ApiError::internal)?;
         let Some(account) = account.filter(|_| ok) else {
-            tracing::info!(%email, "login refused");
+            tracing::info!(user = attempt.user, %address, "login refused");
+            state.limits.failed(attempt).await?;
             return Err(incorrect_credentials());
         };
+        state.limits.succeeded(attempt).await?;
         if !account.may_sign_in() {
             return Err(not_enabled(&account));
         }
@@ -516,31 +565,43 @@ impl AuthApi {
         let email = identity::normalise_email(&body.0.email);
         let code = body.0.code.trim().to_owned();
         let address = address(req);
-        state
-            .limits
-            .hit(Action::Code, Some(&email), &address)
-            .await?;
-        if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
-            return Err(invalid_passcode());
-        }
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
+        let attempt = Attempt {
+            action: Action::Code,
+            email: Some(&email),
+            user: account.as_ref().map(|a| a.id),
+            address: &address,
+        };
+        state.limits.check(attempt).await?;
+        let refused = || async {
+            tracing::info!(user = attempt.user, %address, "login code refused");
+            state.limits.failed(attempt).await?;
+            Err::<Json<LoginResponse>, ApiError>(invalid_passcode())
+        };
+        if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
+            return refused().await;
+        }
         let Some(account) = account.filter(Account::may_sign_in) else {
-            return Err(invalid_passcode());
+            return refused().await;
         };
         let mut tx = realm.begin(&state.tenancy).await?;
         let Some(challenge) = challenges::current(&mut tx, account.id, Purpose::Login).await?
         else {
-            return Err(invalid_passcode());
+            return refused().await;
         };
         let accepted = if challenge.secret_hash.is_some() {
             challenges::answer_matches(&state.hasher, Purpose::Login, &challenge, &code)
         } else {
             let now = chrono::Utc::now().timestamp().max(0) as u64;
+            let owner = totp::owner(&realm, account.id);
             let step = account
                 .totp_secret
                 .as_deref()
-                .and_then(|secret| totp::accepted_step(secret, &code, account.totp_last_step, now));
+                .and_then(|sealed| state.totp.open(sealed, &owner))
+                .and_then(|secret| {
+                    totp::accepted_step(&secret, &code, account.totp_last_step, now)
+                });
             if let Some(step) = step {
                 sqlx::query(identity::users_sql(
                     &realm,
@@ -556,7 +617,7 @@ impl AuthApi {
         if !accepted {
             challenges::record_wrong_answer(&mut tx, challenge.id).await?;
             tx.commit().await?;
-            return Err(invalid_passcode());
+            return refused().await;
         }
         challenges::consume(&mut tx, challenge.id).await?;
         tx.commit().await?;
@@ -590,16 +651,29 @@ impl AuthApi {
             ));
         };
         let address = address(req);
-        state.limits.hit(Action::Login, None, &address).await?;
-        let email = verifier.verify(&body.0.credential).await.map_err(|e| {
-            tracing::info!(error = %e, "google sign-in refused");
-            match e {
-                crate::identity::google::GoogleError::Keys(_) => ApiError::Unavailable(
+        let attempt = Attempt {
+            action: Action::Login,
+            email: None,
+            user: None,
+            address: &address,
+        };
+        state.limits.check(attempt).await?;
+        let email = match verifier.verify(&body.0.credential).await {
+            Ok(email) => email,
+            Err(crate::identity::google::GoogleError::Keys(e)) => {
+                tracing::warn!(error = %e, "google keys unavailable");
+                return Err(ApiError::Unavailable(
                     "Google sign-in is unavailable; try again shortly".to_owned(),
-                ),
-                _ => ApiError::Unauthorized("Unable to login with Google".to_owned()),
+                ));
             }
-        })?;
+            Err(e) => {
+                tracing::info!(error = %e, %address, "google sign-in refused");
+                state.limits.failed(attempt).await?;
+                return Err(ApiError::Unauthorized(
+                    "Unable to login with Google".to_owned(),
+                ));
+            }
+        };
         let client = requested_client(&state, body.0.client.as_deref()).await?;
         let (realm, account) = locate(&state, client.as_ref(), &email).await?;
         let Some(account) = account else {
@@ -679,6 +753,17 @@ impl AuthApi {
             .await
             .map_err(ApiError::internal)?
             .map_err(ApiError::internal)?;
+        // Agency staff sign in to clients as themselves: their address cannot become a client user, which would
+        // shadow them. The answer is the one an existing account gets, and nothing is sent.
+        let mut public = state.tenancy.public().await?;
+        let staff = identity::find_by_email(&mut public, &Realm::Universal, &email).await?;
+        public.commit().await?;
+        if let Some(staff) = staff {
+            return Ok(Json(RegisterResponse {
+                status: "duplicate".to_owned(),
+                duplicate: staff.enabled,
+            }));
+        }
         let mut tx = realm.begin(&state.tenancy).await?;
         let created: Option<i64> = sqlx::query_scalar(
             "insert into client_users (email, password_hash, first_name, last_name, phone, two_factor_method)
@@ -797,6 +882,8 @@ impl AuthApi {
     }
 
     /// Sends a reset link when the e-mail has an account. The answer is the same either way.
+    // It comes before any work on the account (looking it up, opening the challenge, sending the mail), which a
+    // background task does: how long the answer takes cannot tell whether the address has an account.
     #[oai(
         path = "/auth-api/auth/reset-email",
         method = "post",
@@ -814,28 +901,14 @@ impl AuthApi {
             .hit(Action::Reset, Some(&email), &address(req))
             .await?;
         let client = requested_client(&state, body.0.client.as_deref()).await?;
-        let (realm, account) = locate(&state, client.as_ref(), &email).await?;
-        if let Some(account) = account.filter(|a| a.enabled || !a.email_verified) {
-            let token = identity::secrets::random_token();
-            let mut tx = realm.begin(&state.tenancy).await?;
-            challenges::open(
-                &mut tx,
-                &state.hasher,
-                account.id,
-                Purpose::ResetPassword,
-                None,
-                Some(&token),
-            )
-            .await?;
-            tx.commit().await?;
-            // Sent in the background so the answer takes as long whether or not the account exists.
-            let notices = state.notices.clone();
-            tokio::spawn(async move {
-                if let Err(e) = notices.reset_password(&realm, &account.email, &token).await {
-                    tracing::warn!(error = %e, "reset e-mail failed");
-                }
-            });
-        }
+        let state = state.0.clone();
+        tokio::spawn(async move {
+            // Started a moment later, so it never competes with the answer for the processor.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            if let Err(e) = send_reset_link(&state, client.as_ref(), &email).await {
+                tracing::warn!(error = %e, "reset e-mail failed");
+            }
+        });
         Ok(Json(StatusResponse {
             status: "sent".to_owned(),
         }))

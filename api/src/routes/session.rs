@@ -5,6 +5,7 @@ use super::auth::{address, may_use_client, open_session, TokenPair};
 use super::ApiTags;
 use crate::auth::{role_permissions, verify_password, BasicAuth, ALL_CLIENT_PERMISSIONS};
 use crate::error::ApiError;
+use crate::identity::limits::{Action, Attempt};
 use crate::identity::{self, audit, sessions, totp, Account, Realm, PASSWORD_RULE};
 use crate::state::{AppState, SharedState};
 use poem::web::Data;
@@ -334,14 +335,15 @@ impl SessionApi {
     ) -> Result<super::Deleted, ApiError> {
         let session = auth.0;
         let body = body.0;
-        state
-            .limits
-            .hit(
-                crate::identity::limits::Action::Login,
-                Some(&session.claims.user.email),
-                &address(req),
-            )
-            .await?;
+        let address = address(req);
+        // A wrong current password is a wrong password: it counts as a failed sign-in.
+        let attempt = Attempt {
+            action: Action::Login,
+            email: Some(&session.claims.user.email),
+            user: Some(session.claims.user.id),
+            address: &address,
+        };
+        state.limits.check(attempt).await?;
         if !identity::is_strong_password(&body.new_password) {
             return Err(ApiError::BadRequest(PASSWORD_RULE.to_owned()));
         }
@@ -357,6 +359,7 @@ impl SessionApi {
         .await
         .map_err(ApiError::internal)?;
         if !ok {
+            state.limits.failed(attempt).await?;
             return Err(ApiError::BadRequest(
                 "Current password is incorrect".to_owned(),
             ));
@@ -374,7 +377,7 @@ impl SessionApi {
         sessions::revoke_all(&mut tx, current.id, Some(session.claims.sid)).await?;
         audit::record(
             &mut tx,
-            &actor(&session.realm, &current, address(req)),
+            &actor(&session.realm, &current, address),
             "password changed",
             serde_json::json!({}),
         )
@@ -397,6 +400,13 @@ impl SessionApi {
     ) -> Result<Json<AuthenticatorEnrolment>, ApiError> {
         let session = auth.0;
         let secret = totp::new_secret();
+        let sealed = state
+            .totp
+            .seal(
+                &secret,
+                &totp::owner(&session.realm, session.claims.user.id),
+            )
+            .map_err(ApiError::internal)?;
         let uri = totp::otpauth_uri(&secret, &session.claims.user.email)
             .ok_or_else(|| ApiError::internal("could not build the otpauth address"))?;
         let qr_svg =
@@ -407,7 +417,7 @@ impl SessionApi {
             "update {users} set totp_pending_secret = $2 where id = $1",
         ))
         .bind(session.claims.user.id)
-        .bind(&secret)
+        .bind(&sealed)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -435,15 +445,23 @@ impl SessionApi {
         state
             .limits
             .hit(
-                crate::identity::limits::Action::Code,
+                Action::Code,
                 Some(&session.claims.user.email),
                 &address(req),
             )
             .await?;
         let current = account(&state, &session.realm, session.claims.user.id).await?;
-        let pending = current.totp_pending_secret.clone().ok_or_else(|| {
-            ApiError::BadRequest("Start the authenticator set-up first".to_owned())
-        })?;
+        let pending = current
+            .totp_pending_secret
+            .as_deref()
+            .and_then(|sealed| {
+                state
+                    .totp
+                    .open(sealed, &totp::owner(&session.realm, current.id))
+            })
+            .ok_or_else(|| {
+                ApiError::BadRequest("Start the authenticator set-up first".to_owned())
+            })?;
         let now = chrono::Utc::now().timestamp().max(0) as u64;
         let step = totp::accepted_step(&pending, body.0.code.trim(), 0, now)
             .ok_or_else(|| ApiError::BadRequest("Invalid passcode".to_owned()))?;

@@ -10,7 +10,7 @@ use worker::mail::sink::{serve, Delivered};
 use worker::{run_pool, JobQueue, PoolConfig};
 
 pub const PASSWORD: &str = "Sturdy-passw0rd";
-/// The secret test apps sign tokens with.
+/// The master secret of test apps (their keys are derived from it).
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret!";
 
 pub fn database_url() -> String {
@@ -82,7 +82,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         max_body_bytes: 64 * 1024,
         max_upload_bytes: 4 * 1024 * 1024,
         smtp_url: "smtp://127.0.0.1:9".into(),
-        tracking_secret: String::new(),
+        tracking_secret: Default::default(),
         public_url: "http://127.0.0.1".into(),
         form_views_per_minute: 0,
         form_submits_per_minute: 0,
@@ -91,20 +91,26 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         mail_from_address: "no-reply@compass.test".into(),
         mail_from_name: "Compass".into(),
         sms_gateway_url: None,
-        sms_gateway_key: String::new(),
+        sms_gateway_key: Default::default(),
         google_jwks_url: "http://127.0.0.1:9/certs".into(),
         // Tests sign in often from one address; the limit test sets its own.
         auth_attempts_per_account: 0,
         auth_attempts_per_address: 0,
         auth_limit_window_seconds: 900,
+        auth_account_failures_before_delay: 0,
+        trusted_proxies: Default::default(),
+        dev_log_codes: false,
     };
     adjust(&mut settings);
     let smtp_url = settings.smtp_url.clone();
-    let tracking_secret = if settings.tracking_secret.is_empty() {
-        settings.jwt_secret.clone()
-    } else {
-        settings.tracking_secret.clone()
-    };
+    // The key the api signs tracking links with, which its workers get.
+    let tracking_secret = api::auth::Keys::derive(
+        settings.jwt_secret.expose(),
+        Some(settings.tracking_secret.expose()),
+    )
+    .expect("test keys")
+    .tracking()
+    .to_owned();
     let app = Application::build(settings).await.expect("api builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let tenancy = app.state().tenancy.clone();
@@ -455,14 +461,18 @@ pub fn decode_claims(token: &str) -> Value {
     .unwrap()
 }
 
-/// The same token, signed with the test apps' secret, but expired two minutes ago.
+/// The same token, signed with the test apps' token key, but expired two minutes ago.
 pub fn expired(token: &str) -> String {
     let mut claims = decode_claims(token);
     claims["exp"] = serde_json::json!(chrono::Utc::now().timestamp() - 120);
     jsonwebtoken::encode(
         &jsonwebtoken::Header::default(),
         &claims,
-        &jsonwebtoken::EncodingKey::from_secret(JWT_SECRET.as_bytes()),
+        &jsonwebtoken::EncodingKey::from_secret(
+            api::auth::Keys::derive(JWT_SECRET, None)
+                .unwrap()
+                .token_signing(),
+        ),
     )
     .unwrap()
 }

@@ -1406,3 +1406,537 @@ async fn client_auth_mode_signs_in_to_the_one_client() {
     );
     assert_eq!(params["client"], client.short_name);
 }
+
+// Issue 11, the outside review: each test below is named after the finding it closes.
+
+/// A login request as a trusted reverse proxy forwards it for `from`.
+async fn login_from(app: &TestApp, email: &str, password: &str, from: &str) -> StatusCode {
+    app.request(Method::POST, "/auth-api/auth/login")
+        .header("x-forwarded-for", from)
+        .json(&json!({ "username": email, "password": password }))
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// Issue 11, item 9.
+#[tokio::test]
+async fn a_universal_users_email_cannot_be_registered_as_a_client_user_and_signs_in_to_the_client()
+{
+    let (app, inbox) = app_with_mail(|_| {}).await;
+    let client = app.create_client().await;
+    let staff = app.create_user(false, &[&client]).await;
+    let (status, body) = post_json(
+        &app,
+        "/auth-api/auth/register",
+        json!({ "email": staff.to_uppercase(), "password": PASSWORD, "firstname": "Mal", "lastname": "Lory",
+                "phone": "", "twoFactorMethod": "email", "client": client.short_name }),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::OK,
+            json!({ "status": "duplicate", "duplicate": true })
+        ),
+        "answered as for an existing account"
+    );
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let rows: i64 = sqlx::query_scalar("select count(*) from client_users where email = $1")
+        .bind(&staff)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(rows, 0, "no client user was made");
+
+    // A client user left behind with the staff member's address (before this fix) does not shadow them.
+    sqlx::query(
+        "insert into client_users (email, password_hash, email_verified, enabled) values ($1, 'x', now(), true)",
+    )
+    .bind(&staff)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let (status, body) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": staff, "password": PASSWORD, "client": client.short_name }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let claims = decode_claims(body["accessToken"].as_str().unwrap());
+    assert_eq!(claims["user"]["kind"], "universal");
+    assert_eq!(claims["clientShort"], client.short_name.as_str());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(mail_to(&inbox, &staff).is_empty(), "no verification mail");
+}
+
+/// Issue 11, item 10: an attacker elsewhere cannot lock out the owner.
+#[tokio::test]
+async fn eleven_wrong_passwords_from_another_address_do_not_lock_the_owner_out() {
+    let app = spawn_app_with(|s| {
+        s.auth_attempts_per_account = 10;
+        s.auth_attempts_per_address = 60;
+        s.auth_account_failures_before_delay = 20;
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+        s.trusted_proxies = "127.0.0.1, ::1".parse().unwrap();
+    })
+    .await;
+    let email = app.create_user(true, &[]).await;
+    for n in 1..=11 {
+        let expected = if n <= 10 {
+            StatusCode::UNAUTHORIZED
+        } else {
+            StatusCode::TOO_MANY_REQUESTS
+        };
+        assert_eq!(
+            login_from(&app, &email, "wrong-password", "203.0.113.9").await,
+            expected,
+            "attempt {n}"
+        );
+    }
+    assert_eq!(
+        login_from(&app, &email, PASSWORD, "198.51.100.7").await,
+        StatusCode::OK,
+        "the owner signs in from their own address"
+    );
+    assert_eq!(
+        login_from(&app, &email, PASSWORD, "203.0.113.9").await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the attacker's address stays refused, even with the right password"
+    );
+}
+
+/// Issue 11, item 10: failures across many addresses slow the account down, step by growing step, for every
+/// address but those it signed in from.
+#[tokio::test]
+async fn failures_from_many_addresses_bring_growing_delays_but_not_at_the_owners_address() {
+    let app = spawn_app_with(|s| {
+        s.auth_attempts_per_account = 10;
+        s.auth_account_failures_before_delay = 3;
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+        s.trusted_proxies = "127.0.0.1, ::1".parse().unwrap();
+    })
+    .await;
+    let email = app.create_user(true, &[]).await;
+    assert_eq!(
+        login_from(&app, &email, PASSWORD, "198.51.100.7").await,
+        StatusCode::OK
+    );
+    for n in 1..=3 {
+        let from = format!("203.0.113.{n}");
+        assert_eq!(
+            login_from(&app, &email, "wrong-password", &from).await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        login_from(&app, &email, "wrong-password", "203.0.113.4").await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the next attempt waits a second"
+    );
+    assert_eq!(
+        login_from(&app, &email, PASSWORD, "198.51.100.7").await,
+        StatusCode::OK,
+        "not at an address the owner signed in from"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(
+        login_from(&app, &email, "wrong-password", "203.0.113.5").await,
+        StatusCode::UNAUTHORIZED,
+        "after the delay, one more try"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(
+        login_from(&app, &email, "wrong-password", "203.0.113.6").await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the delay has doubled"
+    );
+}
+
+/// Issue 11, item 10.
+#[tokio::test]
+async fn successful_sign_ins_are_not_counted_by_the_sign_in_limits() {
+    let app = spawn_app_with(|s| {
+        s.auth_attempts_per_account = 3;
+        s.auth_attempts_per_address = 3;
+        s.auth_account_failures_before_delay = 3;
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+    })
+    .await;
+    let email = app.create_user(true, &[]).await;
+    for n in 1..=6 {
+        assert_eq!(
+            app.login(&email, PASSWORD).await.status(),
+            StatusCode::OK,
+            "sign-in {n}"
+        );
+    }
+}
+
+/// Issue 11, item 10: `X-Forwarded-For` from a peer that is not a trusted proxy changes nothing.
+#[tokio::test]
+async fn forwarded_for_is_ignored_from_an_untrusted_peer() {
+    for trusted in ["", "10.0.0.1"] {
+        let app = spawn_app_with(|s| {
+            s.auth_attempts_per_account = 3;
+            s.auth_limit_window_seconds = 365 * 24 * 3600;
+            s.trusted_proxies = trusted.parse().unwrap();
+        })
+        .await;
+        let email = app.create_user(true, &[]).await;
+        for n in 1..=3 {
+            let from = format!("203.0.113.{n}");
+            assert_eq!(
+                login_from(&app, &email, "wrong-password", &from).await,
+                StatusCode::UNAUTHORIZED
+            );
+        }
+        assert_eq!(
+            login_from(&app, &email, PASSWORD, "198.51.100.7").await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "every attempt came from the same peer (trusted: {trusted:?})"
+        );
+    }
+}
+
+/// Issue 11, item 11: the answer does not wait for the account's work, so it cannot tell whether there is one.
+#[tokio::test]
+async fn reset_email_answers_alike_for_known_and_unknown_addresses_and_the_mail_still_arrives() {
+    let (app, inbox) = app_with_mail(|_| {}).await;
+    let email = app.create_user(false, &[]).await;
+    let unknown = format!("{}@example.org", unique("nobody"));
+    let reset = |to: &str| post_json(&app, "/auth-api/auth/reset-email", json!({ "email": to }));
+    let unknown_answer = reset(&unknown).await;
+    assert_eq!(
+        unknown_answer,
+        (StatusCode::OK, json!({ "status": "sent" }))
+    );
+    assert_eq!(reset(&email).await, unknown_answer);
+    link(&nth_mail(&inbox, &email, 1).await, "/auth/reset-password");
+
+    // Hold the account's open reset challenge: any work on it now waits until the lock goes.
+    let mut lock = app.tenancy.public().await.unwrap();
+    let held: Vec<i64> = sqlx::query_scalar(
+        "select c.id from auth_challenges c join universal_users u on u.id = c.user_id
+         where u.email = $1 and c.used is null for update of c",
+    )
+    .bind(&email)
+    .fetch_all(&mut *lock)
+    .await
+    .unwrap();
+    assert_eq!(held.len(), 1);
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(2), reset(&email)).await;
+    assert_eq!(
+        answer.expect("answered without waiting for the account's work"),
+        unknown_answer
+    );
+    lock.commit().await.unwrap();
+    let second = nth_mail(&inbox, &email, 2).await;
+    let (_, params) = link(&second, "/auth/reset-password");
+    assert_eq!(
+        post_json(
+            &app,
+            "/auth-api/auth/reset-check",
+            json!({ "email": email, "token": params["token"] })
+        )
+        .await
+        .1,
+        json!({ "valid": true }),
+        "the newest link works"
+    );
+    assert!(mail_to(&inbox, &unknown).is_empty());
+}
+
+/// Issue 11, item 12: one key per purpose. The master secret and the tracking key (which the worker holds)
+/// cannot sign access tokens, and refresh tokens are not hashed with the master secret.
+#[tokio::test]
+async fn neither_the_master_secret_nor_the_tracking_key_signs_tokens_or_keys_hashes() {
+    use hmac::Mac;
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let works = |token: String| {
+        let app = &app;
+        let client = client.clone();
+        async move {
+            app.api(Method::GET, "/api/crm-list", &Session { token, client })
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(works(session.token.clone()).await, StatusCode::OK);
+    let claims = decode_claims(&session.token);
+    for (name, key) in [
+        ("JWT_SECRET", JWT_SECRET),
+        ("the tracking key", app.tracking_secret.as_str()),
+    ] {
+        let forged = jsonwebtoken::encode(
+            &jsonwebtoken::Header::default(),
+            &claims,
+            &jsonwebtoken::EncodingKey::from_secret(key.as_bytes()),
+        )
+        .unwrap();
+        assert_eq!(
+            works(forged).await,
+            StatusCode::UNAUTHORIZED,
+            "a token signed with {name}"
+        );
+    }
+
+    let email = app.create_user(false, &[]).await;
+    let (_, body) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    let refresh = body["refreshToken"].as_str().unwrap();
+    let secret = refresh.strip_prefix("u.").unwrap();
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(JWT_SECRET.as_bytes()).unwrap();
+    mac.update(b"refresh\0");
+    mac.update(secret.as_bytes());
+    let with_master = mac.finalize().into_bytes().to_vec();
+    let mut tx = app.tenancy.public().await.unwrap();
+    let stored: Vec<Vec<u8>> = sqlx::query_scalar(
+        "select s.token_hash from auth_sessions s join universal_users u on u.id = s.user_id where u.email = $1",
+    )
+    .bind(&email)
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_ne!(stored[0], with_master, "keyed with the master secret");
+}
+
+/// Enrols an authenticator app for a signed-in user; returns its secret.
+async fn enrol_app(app: &TestApp, basic: &str) -> String {
+    let enrol: Value = app
+        .request(Method::POST, "/auth-api/session/authenticator")
+        .bearer_auth(basic)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    enrol["secret"].as_str().unwrap().to_owned()
+}
+
+/// A universal user's stored authenticator columns.
+async fn stored_totp(app: &TestApp, email: &str) -> (Option<String>, Option<String>) {
+    let mut tx = app.tenancy.public().await.unwrap();
+    sqlx::query_as("select totp_secret, totp_pending_secret from universal_users where email = $1")
+        .bind(email)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+/// Signs in with the password, then with the app's code of the next time step.
+async fn sign_in_with_app(app: &TestApp, email: &str, secret: &str, offset: u64) -> StatusCode {
+    let (status, body) = post_json(
+        app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    assert_eq!(
+        (status, body["twoFactorMethod"].clone()),
+        (StatusCode::OK, json!("app"))
+    );
+    let now = chrono::Utc::now().timestamp() as u64;
+    let code = api::identity::totp::code_at(secret, now + offset).unwrap();
+    post_json(
+        app,
+        "/auth-api/auth/login-code",
+        json!({ "email": email, "code": code }),
+    )
+    .await
+    .0
+}
+
+/// Issue 11, item 13.
+#[tokio::test]
+async fn authenticator_secrets_are_encrypted_at_rest_and_app_codes_still_verify() {
+    let app = spawn_app().await;
+    let email = app.create_user(false, &[]).await;
+    let basic = app.basic_token(&email).await;
+    let secret = enrol_app(&app, &basic).await;
+    let (_, pending) = stored_totp(&app, &email).await;
+    let pending = pending.expect("a pending secret is stored");
+    assert!(!pending.contains(&secret), "stored as given: {pending}");
+    let now = chrono::Utc::now().timestamp() as u64;
+    let response = app
+        .request(Method::POST, "/auth-api/session/authenticator/confirm")
+        .bearer_auth(&basic)
+        .json(&json!({ "code": api::identity::totp::code_at(&secret, now).unwrap() }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let (active, _) = stored_totp(&app, &email).await;
+    let active = active.expect("the app is enrolled");
+    assert!(!active.contains(&secret), "stored as given: {active}");
+    assert_eq!(
+        sign_in_with_app(&app, &email, &secret, 30).await,
+        StatusCode::OK
+    );
+}
+
+/// Issue 11, item 13: secrets stored in plain text before encryption are encrypted when the api starts, and
+/// their apps keep working.
+#[tokio::test]
+async fn plaintext_authenticator_secrets_are_encrypted_at_start_and_keep_working() {
+    let app = spawn_app().await;
+    let email = app.create_user(false, &[]).await;
+    let secret = api::identity::totp::new_secret();
+    let mut tx = app.tenancy.public().await.unwrap();
+    sqlx::query(
+        "update universal_users set totp_secret = $2, two_factor_method = 'app' where email = $1",
+    )
+    .bind(&email)
+    .bind(&secret)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let restarted = spawn_app().await;
+    let (active, _) = stored_totp(&restarted, &email).await;
+    let active = active.expect("still enrolled");
+    assert!(!active.contains(&secret), "still plain text: {active}");
+    assert_eq!(
+        sign_in_with_app(&restarted, &email, &secret, 0).await,
+        StatusCode::OK
+    );
+}
+
+/// Everything the api logs on this thread while the returned guard lives (a `#[tokio::test]` runs the app's
+/// tasks on the test's own thread).
+fn capture_logs() -> (tracing::subscriber::DefaultGuard, Arc<Mutex<Vec<u8>>>) {
+    #[derive(Clone)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // While only one dispatcher exists, tracing-core caches a call site's interest from whichever thread meets it
+    // first, so another test's thread (with no subscriber) could switch our events off; a second, idle
+    // dispatcher that lives for the whole run makes every thread ask its own.
+    static IDLE: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
+    IDLE.get_or_init(|| tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default()));
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let sink = Sink(buffer.clone());
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::DEBUG)
+        .with_ansi(false)
+        .with_writer(move || sink.clone())
+        .finish();
+    (tracing::subscriber::set_default(subscriber), buffer)
+}
+
+fn logged(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
+    String::from_utf8_lossy(&buffer.lock().unwrap()).to_string()
+}
+
+/// Issue 11, item 14: without an SMS gateway a phone code is not written to the log (outside development mode
+/// it goes by e-mail instead), and refused sign-ins and rate limits log the user's id, not their address.
+#[tokio::test]
+async fn codes_are_not_logged_and_refusals_log_user_ids_not_addresses() {
+    let (guard, logs) = capture_logs();
+    let (app, inbox) = app_with_mail(|s| {
+        s.auth_attempts_per_account = 2;
+        s.auth_limit_window_seconds = 365 * 24 * 3600;
+    })
+    .await;
+    let email = app.create_user(false, &[]).await;
+    let basic = app.basic_token(&email).await;
+    let me: Value = app
+        .request(Method::PATCH, "/auth-api/session/profile")
+        .bearer_auth(&basic)
+        .json(&json!({ "firstName": "P", "lastName": "Q", "phone": "2025550123", "twoFactorMethod": "phone" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = me["id"].as_i64().unwrap();
+    let (status, body) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    assert_eq!(
+        (status, body["twoFactorMethod"].clone()),
+        (StatusCode::OK, json!("email")),
+        "no gateway: the code goes by e-mail"
+    );
+    let code = login_code(&nth_mail(&inbox, &email, 1).await);
+    for expected in [
+        StatusCode::UNAUTHORIZED,
+        StatusCode::UNAUTHORIZED,
+        StatusCode::TOO_MANY_REQUESTS,
+    ] {
+        assert_eq!(app.login(&email, "wrong-password").await.status(), expected);
+    }
+    drop(guard);
+    let logs = logged(&logs);
+    assert!(logs.contains("login refused"), "{logs}");
+    assert!(logs.contains("auth rate limit"), "{logs}");
+    for line in logs
+        .lines()
+        .filter(|l| l.contains("login refused") || l.contains("auth rate limit"))
+    {
+        assert!(line.contains(&format!("user={id}")), "{line}");
+    }
+    let local = email.split('@').next().unwrap();
+    assert!(
+        !logs.contains(local),
+        "an e-mail address in the log: {logs}"
+    );
+    assert!(!logs.contains(&code), "a code in the log: {logs}");
+}
+
+/// Issue 11, item 14: in development mode (`DEV_LOG_CODES`) the log stands in for the SMS gateway.
+#[tokio::test]
+async fn phone_codes_are_logged_in_development_mode_only() {
+    let (guard, logs) = capture_logs();
+    let app = spawn_app_with(|s| s.dev_log_codes = true).await;
+    let email = app.create_user(false, &[]).await;
+    let basic = app.basic_token(&email).await;
+    app.request(Method::PATCH, "/auth-api/session/profile")
+        .bearer_auth(&basic)
+        .json(&json!({ "firstName": "P", "lastName": "Q", "phone": "2025550123", "twoFactorMethod": "phone" }))
+        .send()
+        .await
+        .unwrap();
+    let (_, body) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    assert_eq!(body["twoFactorMethod"], "phone");
+    drop(guard);
+    let logs = logged(&logs);
+    let at = logs.find("login code is ").expect("the code is logged") + "login code is ".len();
+    let code = &logs[at..at + 6];
+    let (status, _) = post_json(
+        &app,
+        "/auth-api/auth/login-code",
+        json!({ "email": email, "code": code }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
