@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod contribution_imports;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -59,6 +60,7 @@ pub type Apis = (
     mailings::MailingsApi,
     tracking::TrackingApi,
     health::HealthApi,
+    contribution_imports::ContributionImportsApi,
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
@@ -79,6 +81,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             mailings::MailingsApi,
             tracking::TrackingApi,
             health::HealthApi,
+            contribution_imports::ContributionImportsApi,
         ),
         "Compass",
         env!("CARGO_PKG_VERSION"),

@@ -3,7 +3,9 @@
 //! statements. Everything happens in the job's one transaction: a crash or retry leaves no half import, and a
 //! re-run finds the rows already there (every insert is `on conflict do nothing`).
 
+pub mod contributions;
 mod email;
+pub mod source_codes;
 mod table;
 
 pub use email::normalize_email;

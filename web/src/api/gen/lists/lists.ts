@@ -25,10 +25,12 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  ContributionField,
   CreateCrmList,
   CrmList,
   ErrorMessage,
   ImportContactsBody,
+  ImportContributionsBody,
   ImportField,
   ImportNgpListBody,
   ImportNgpListParams,
@@ -1165,3 +1167,184 @@ export const useGetOrCreateOriginCode = <TError = ErrorType<ErrorMessage>,
       > => {
       return useMutation(getGetOrCreateOriginCodeMutationOptions(options), queryClient);
     }
+    export const getImportContributionsUrl = () => {
+
+
+
+
+  return `/api/contributions/import`
+}
+
+/**
+ * @summary Imports contributions from an ActBlue or WinRed export, or from any file with a column mapping; the
+import runs as a job.
+ */
+export const importContributions = async (importContributionsBody: ImportContributionsBody, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, importContributionsBody.file);
+formData.append(`platform`, importContributionsBody.platform);
+if(importContributionsBody.mapping !== undefined) {
+ formData.append(`mapping`, importContributionsBody.mapping);
+ }
+
+  return customFetch<Job>(getImportContributionsUrl(),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getImportContributionsMutationKey = () => ['importContributions'] as const;
+
+export const getImportContributionsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext> => {
+
+const mutationKey = getImportContributionsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importContributions>>, ImportContributionsMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  importContributions(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportContributionsMutationResult = NonNullable<Awaited<ReturnType<typeof importContributions>>>
+    export type ImportContributionsMutationBody = BodyType<ImportContributionsBody>
+    export type ImportContributionsMutationError = ErrorType<ErrorMessage>
+    export type ImportContributionsMutationVariables = {data: BodyType<ImportContributionsBody>}
+
+    /**
+ * @summary Imports contributions from an ActBlue or WinRed export, or from any file with a column mapping; the
+import runs as a job.
+ */
+export const useImportContributions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importContributions>>,
+        TError,
+        ImportContributionsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getImportContributionsMutationOptions(options), queryClient);
+    }
+    export const getListContributionImportFieldsUrl = () => {
+
+
+
+
+  return `/api/contributions/import/fields`
+}
+
+/**
+ * @summary The fields a contributions file column can be mapped to.
+ */
+export const listContributionImportFields = async ( options?: Parameters<typeof customFetch>[1]): Promise<ContributionField[]> => {
+
+  return customFetch<ContributionField[]>(getListContributionImportFieldsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListContributionImportFieldsQueryKey = () => {
+    return [
+    `/api/contributions/import/fields`
+    ] as const;
+    }
+
+
+export const getListContributionImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListContributionImportFieldsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContributionImportFields>>> = ({ signal }) => listContributionImportFields({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListContributionImportFieldsQueryResult = NonNullable<Awaited<ReturnType<typeof listContributionImportFields>>>
+export type ListContributionImportFieldsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContributionImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listContributionImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContributionImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listContributionImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The fields a contributions file column can be mapped to.
+ */
+
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListContributionImportFieldsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
