@@ -69,6 +69,7 @@ impl Application {
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
+            gifts: crate::actblue_webhook::GiftWriter::start(tenancy.clone(), 2),
             mailer: mailer.clone(),
             links: worker::mail::links::LinkSigner::new(
                 tracking_secret(&settings),

@@ -362,7 +362,7 @@ fn parse_when(raw: &str) -> Option<When> {
 
 /// An amount as exact decimal text (`-12.50`), forgiving `$`, spaces, thousands separators and accounting
 /// parentheses. At most 12 digits before the point and 2 after (the column is numeric(14, 2)).
-fn parse_amount(raw: &str) -> Option<String> {
+pub fn parse_amount(raw: &str) -> Option<String> {
     let mut s: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
     let mut negative = false;
     if s.starts_with('(') && s.ends_with(')') {
@@ -410,6 +410,15 @@ fn parse_amount(raw: &str) -> Option<String> {
         format!("-{text}")
     } else {
         text
+    })
+}
+
+/// A date for SQL: `(instant, wall-clock time)`, exactly one of them set; the wall-clock time is in the client's
+/// zone. `None` when the text is no date.
+pub fn split_date(raw: &str) -> Option<(Option<String>, Option<String>)> {
+    Some(match parse_when(raw)? {
+        When::Instant(d) => (Some(d.to_rfc3339()), None),
+        When::Local(d) => (None, Some(d.format("%Y-%m-%d %H:%M:%S%.f").to_string())),
     })
 }
 

@@ -40,7 +40,8 @@ import type {
   OriginCodeName,
   SearchOriginCodesParams,
   UploadCrmListBody,
-  UploadCrmListParams
+  UploadCrmListParams,
+  WebhookReceipt
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -1247,6 +1248,96 @@ export const useImportContributions = <TError = ErrorType<ErrorMessage>,
         TContext
       > => {
       return useMutation(getImportContributionsMutationOptions(options), queryClient);
+    }
+    export const getActblueWebhookUrl = (clientShort: string,) => {
+
+
+
+
+  return `/api/webhooks/actblue/${clientShort}`
+}
+
+/**
+ * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
+Idempotent on the line item; answers once the gift is written.
+ */
+export const actblueWebhook = async (clientShort: string,
+    actblueWebhookBody: unknown, options?: Parameters<typeof customFetch>[1]): Promise<WebhookReceipt> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<WebhookReceipt>(getActblueWebhookUrl(clientShort),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(actblueWebhookBody)
+  }
+);}
+
+
+
+
+
+export const getActblueWebhookMutationKey = () => ['actblueWebhook'] as const;
+
+export const getActblueWebhookMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext> => {
+
+const mutationKey = getActblueWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof actblueWebhook>>, ActblueWebhookMutationVariables> = (props) => {
+          const {clientShort,data} = props ?? {};
+
+          return  actblueWebhook(clientShort,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ActblueWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof actblueWebhook>>>
+    export type ActblueWebhookMutationBody = BodyType<unknown>
+    export type ActblueWebhookMutationError = ErrorType<ErrorMessage>
+    export type ActblueWebhookMutationVariables = {clientShort: string;data: BodyType<unknown>}
+
+    /**
+ * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
+Idempotent on the line item; answers once the gift is written.
+ */
+export const useActblueWebhook = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof actblueWebhook>>,
+        TError,
+        ActblueWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getActblueWebhookMutationOptions(options), queryClient);
     }
     export const getListContributionImportFieldsUrl = () => {
 

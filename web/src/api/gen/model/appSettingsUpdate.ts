@@ -16,4 +16,51 @@ export interface AppSettingsUpdate {
      */
   client_name?: string;
   mediaEnabled?: boolean;
+  /**
+     * @minLength 1
+     * @maxLength 64
+     */
+  timeZone?: string;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     */
+  actblueOriginCode?: string;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     */
+  winredOriginCode?: string;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     */
+  refcodePattern?: string;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     */
+  mailingRefcodePattern?: string;
+  /**
+     * @minimum 0
+     * @maximum 90
+     */
+  attributionWindowDays?: number;
+  /** @maxItems 50 */
+  donationDomains?: string[];
+  /**
+     * @minimum 1
+     * @maximum 12
+     */
+  fiscalYearStart?: number;
+  /**
+     * ActBlue webhook user name; an empty string removes the webhook credentials.
+     * @maxLength 200
+     */
+  actblueWebhookUsername?: string;
+  /**
+     * ActBlue webhook password (at least 12 characters); stored as an argon2id hash.
+     * @maxLength 200
+     */
+  actblueWebhookPassword?: string;
 }

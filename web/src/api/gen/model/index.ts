@@ -87,3 +87,4 @@ export * from './universalUserUpdate.ts';
 export * from './uploadCrmListBody.ts';
 export * from './uploadCrmListParams.ts';
 export * from './userKind.ts';
+export * from './webhookReceipt.ts';
