@@ -27,6 +27,7 @@ fn is_upload(path: &str) -> bool {
     path == "/api/crm-list/upload"
         || path == "/api/contacts/ngp-import"
         || path == "/api/imports/contacts"
+        || path == "/api/contributions/import"
 }
 
 impl<E: Endpoint> Middleware<E> for BodyLimit {

@@ -2,6 +2,7 @@
 //! all on one port.
 
 pub mod accounts;
+pub mod actblue_webhook;
 pub mod auth;
 pub mod body_limit;
 pub mod config;

@@ -43,6 +43,9 @@ enum Command {
         name: String,
         #[arg(long, default_value_t = 25_000)]
         contacts: i64,
+        /// Contributions over the last two years.
+        #[arg(long, default_value_t = 200_000)]
+        gifts: i64,
         #[command(flatten)]
         settings: Settings,
     },
@@ -176,12 +179,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             short,
             name,
             contacts,
+            gifts,
             settings,
         } => {
             let tenancy = connect(&settings).await?;
             tenancy.migrate_all().await?;
             let queue = worker::JobQueue::connect(&settings.redis_url, &settings.job_queue).await?;
-            let client = api::demo::seed(&tenancy, &queue, &short, &name, contacts).await?;
+            let client = api::demo::seed(&tenancy, &queue, &short, &name, contacts, gifts).await?;
             println!(
                 "demo client {} ({}) id={}",
                 client.short_name, client.name, client.id

@@ -86,6 +86,7 @@ impl Application {
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
+            gifts: crate::actblue_webhook::GiftWriter::start(tenancy.clone(), 2),
             mailer: mailer.clone(),
             links: worker::mail::links::LinkSigner::new(keys.tracking(), &settings.public_url),
             tracking: crate::tracking::EventBuffer::default(),

@@ -15,6 +15,7 @@ pub struct AppState {
     pub tokens: TokenKeys,
     pub public: PublicForms,
     pub signups: SignupWriter,
+    pub gifts: crate::actblue_webhook::GiftWriter,
     pub mailer: worker::mail::Mailer,
     pub links: worker::mail::links::LinkSigner,
     pub tracking: crate::tracking::EventBuffer,

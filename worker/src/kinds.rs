@@ -1,3 +1,4 @@
+use crate::import::contributions::{self, ContributionPlan};
 use crate::import::{self, ImportPlan};
 use crate::{JobContext, JobError, JobResult};
 use serde_json::json;
@@ -16,6 +17,8 @@ pub enum JobKind {
     ContactImport(ImportPlan),
     /// Delivers a confirmed mailing to its list.
     SendMailing { mailing_id: i64 },
+    /// An ActBlue or WinRed export, or a column-mapped contributions file.
+    ContributionImport(ContributionPlan),
 }
 
 impl JobKind {
@@ -27,6 +30,7 @@ impl JobKind {
             Self::NgpImport(_) => "NGP Import",
             Self::ContactImport(_) => "Contact Import",
             Self::SendMailing { .. } => "Send Mailing",
+            Self::ContributionImport(_) => "Contributions Import",
         }
     }
 
@@ -37,6 +41,7 @@ impl JobKind {
             Self::NgpImport(_) => "ngp-import",
             Self::ContactImport(_) => "contact-import",
             Self::SendMailing { .. } => "send-mailing",
+            Self::ContributionImport(_) => "contribution-import",
         }
     }
 
@@ -47,6 +52,7 @@ impl JobKind {
             Self::ListUpload(plan) | Self::NgpImport(plan) | Self::ContactImport(plan) => {
                 serde_json::to_value(plan).unwrap_or_default()
             }
+            Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
         }
     }
 
@@ -58,6 +64,7 @@ impl JobKind {
             "list-upload" => Ok(Self::ListUpload(plan()?)),
             "ngp-import" => Ok(Self::NgpImport(plan()?)),
             "contact-import" => Ok(Self::ContactImport(plan()?)),
+            "contribution-import" => Ok(Self::ContributionImport(serde_json::from_value(payload)?)),
             "send-mailing" => payload
                 .get("mailingId")
                 .and_then(serde_json::Value::as_i64)
@@ -74,6 +81,12 @@ impl JobKind {
     pub async fn run(&self, ctx: &JobContext<'_>) -> Result<JobResult, JobError> {
         let plan = match self {
             Self::SendMailing { mailing_id } => return crate::send::run(ctx, *mailing_id).await,
+            Self::ContributionImport(plan) => {
+                let mut tx = ctx.tenancy.begin(ctx.client).await?;
+                let result = contributions::run(&mut tx, plan).await?;
+                tx.commit().await?;
+                return Ok(result);
+            }
             Self::RecountLists => None,
             Self::ListUpload(plan) | Self::NgpImport(plan) | Self::ContactImport(plan) => {
                 Some(plan)

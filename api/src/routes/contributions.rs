@@ -154,7 +154,7 @@ pub struct RevenueSeries {
 pub struct BreakdownRow {
     pub key: String,
     /// The source code's id (source-code breakdown only).
-    #[oai(rename = "sourceCodeId")]
+    #[oai(nullable, rename = "sourceCodeId")]
     pub source_code_id: Option<i64>,
     pub gifts: i64,
     pub donors: i64,
@@ -186,28 +186,31 @@ pub struct Gift {
     #[oai(rename = "paidAt")]
     pub paid_at: DateTime<Utc>,
     pub amount: String,
+    #[oai(nullable)]
     pub fee: Option<String>,
+    #[oai(nullable)]
     pub refcode: Option<String>,
-    #[oai(rename = "sourceCodeId")]
+    #[oai(nullable, rename = "sourceCodeId")]
     pub source_code_id: Option<i64>,
-    #[oai(rename = "fundraisingPage")]
+    #[oai(nullable, rename = "fundraisingPage")]
     pub fundraising_page: Option<String>,
     pub recurring: bool,
-    #[oai(rename = "recurringMonths")]
+    #[oai(nullable, rename = "recurringMonths")]
     pub recurring_months: Option<i32>,
     pub refunded: bool,
-    #[oai(rename = "refundedAt")]
+    #[oai(nullable, rename = "refundedAt")]
     pub refunded_at: Option<DateTime<Utc>>,
+    #[oai(nullable)]
     pub email: Option<String>,
-    #[oai(rename = "firstName")]
+    #[oai(nullable, rename = "firstName")]
     pub first_name: Option<String>,
-    #[oai(rename = "lastName")]
+    #[oai(nullable, rename = "lastName")]
     pub last_name: Option<String>,
-    #[oai(rename = "contactId")]
+    #[oai(nullable, rename = "contactId")]
     pub contact_id: Option<i64>,
-    #[oai(rename = "mailingId")]
+    #[oai(nullable, rename = "mailingId")]
     pub mailing_id: Option<i64>,
-    #[oai(rename = "mailingName")]
+    #[oai(nullable, rename = "mailingName")]
     pub mailing_name: Option<String>,
     /// refcode, click or none: the rule that credited the gift to its mailing.
     pub attribution: String,
@@ -398,13 +401,15 @@ pub enum GiftXlsx {
 /// A contact's giving, by the README's definitions.
 #[derive(Debug, Object, sqlx::FromRow)]
 pub struct ContactGiving {
-    #[oai(rename = "firstGift")]
+    #[oai(nullable, rename = "firstGift")]
     pub first_gift: Option<DateTime<Utc>>,
-    #[oai(rename = "lastGift")]
+    #[oai(nullable, rename = "lastGift")]
     pub last_gift: Option<DateTime<Utc>>,
     /// Highest previous contribution (not refunded).
+    #[oai(nullable)]
     pub hpc: Option<String>,
     /// Most recent contribution (not refunded).
+    #[oai(nullable)]
     pub mrc: Option<String>,
     /// The contact's net.
     pub total: String,

@@ -52,7 +52,7 @@ pub struct FormInput {
     pub external_origin_code_id: Option<i64>,
     /// A new origin code for the form, by name (or an existing one of that name): created in the same
     /// transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
-    #[oai(rename = "originCodeName", validator(max_length = 200))]
+    #[oai(nullable, rename = "originCodeName", validator(max_length = 200))]
     pub origin_code_name: Option<String>,
     /// http(s) address the visitor goes to after submitting; empty for a thank-you message.
     #[oai(nullable, validator(max_length = 2000))]

@@ -54,7 +54,7 @@ fn flag(value: &Option<String>) -> bool {
 }
 
 /// Stores the upload in the client's schema without reading it whole into memory.
-async fn store(
+pub(crate) async fn store(
     tx: &mut TenantTx,
     upload: Upload,
     allow_txt: bool,

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod contribution_imports;
 pub mod contributions;
 pub mod forms;
 pub mod health;
@@ -61,8 +62,12 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     mailings::MailingsApi,
-    contributions::ContributionsApi,
-    source_codes::SourceCodesApi,
+    // poem-openapi implements its trait for tuples of at most 16: an area with several APIs is nested.
+    (
+        contributions::ContributionsApi,
+        source_codes::SourceCodesApi,
+        contribution_imports::ContributionImportsApi,
+    ),
     tracking::TrackingApi,
     health::HealthApi,
 );
@@ -83,8 +88,11 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contacts::ContactsApi,
             forms::FormsApi,
             mailings::MailingsApi,
-            contributions::ContributionsApi,
-            source_codes::SourceCodesApi,
+            (
+                contributions::ContributionsApi,
+                source_codes::SourceCodesApi,
+                contribution_imports::ContributionImportsApi,
+            ),
             tracking::TrackingApi,
             health::HealthApi,
         ),

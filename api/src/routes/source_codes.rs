@@ -23,10 +23,13 @@ pub struct SourceCodeRow {
     pub code: String,
     /// False when the code does not fit the client's pattern (kept whole).
     pub parsed: bool,
+    #[oai(nullable)]
     pub channel: Option<String>,
-    #[oai(rename = "codeDate")]
+    #[oai(nullable, rename = "codeDate")]
     pub code_date: Option<NaiveDate>,
+    #[oai(nullable)]
     pub campaign: Option<String>,
+    #[oai(nullable)]
     pub variant: Option<String>,
     pub gifts: i64,
     pub donors: i64,
@@ -34,17 +37,17 @@ pub struct SourceCodeRow {
     pub net: String,
     #[oai(rename = "averageGift")]
     pub average_gift: String,
-    #[oai(rename = "firstGift")]
+    #[oai(nullable, rename = "firstGift")]
     pub first_gift: Option<DateTime<Utc>>,
-    #[oai(rename = "lastGift")]
+    #[oai(nullable, rename = "lastGift")]
     pub last_gift: Option<DateTime<Utc>>,
-    #[oai(rename = "mailingId")]
+    #[oai(nullable, rename = "mailingId")]
     pub mailing_id: Option<i64>,
-    #[oai(rename = "mailingName")]
+    #[oai(nullable, rename = "mailingName")]
     pub mailing_name: Option<String>,
-    #[oai(rename = "formId")]
+    #[oai(nullable, rename = "formId")]
     pub form_id: Option<i64>,
-    #[oai(rename = "formName")]
+    #[oai(nullable, rename = "formName")]
     pub form_name: Option<String>,
 }
 

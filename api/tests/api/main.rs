@@ -6,6 +6,8 @@ mod helpers;
 
 mod imports;
 
+mod contributions_import;
+
 mod auth;
 mod conventions;
 mod email_addresses;

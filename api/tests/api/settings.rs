@@ -19,7 +19,11 @@ async fn app_settings_are_read_and_updated() {
     assert_eq!(
         settings,
         json!({ "id": 1, "client_id": client.id, "client_name": client.name, "client_short": client.short_name,
-                "mediaEnabled": false })
+                "mediaEnabled": false, "timeZone": "America/New_York", "actblueOriginCode": "actblue",
+                "winredOriginCode": "winred", "refcodePattern": "{channel}_{date:yyyymmdd}_{campaign}_{variant}",
+                "mailingRefcodePattern": "em_{yyyymmdd}_{mailing}_{variant}", "attributionWindowDays": 3,
+                "donationDomains": [], "fiscalYearStart": 1, "actblueWebhookUsername": null,
+                "actblueWebhookPasswordSet": false })
     );
 
     let updated = app

@@ -101,6 +101,8 @@ enum Body {
     File,
     /// A CSV file and its column mapping.
     Mapped,
+    /// An ActBlue export and its platform.
+    Contributions,
 }
 
 /// An operation's expected guard, and a request the operation accepts far enough to reach its handler.
@@ -251,6 +253,9 @@ fn guard_table() -> Vec<Expected> {
         expect("listContributionSourceCodeGroups", Client(&["pageContributionSourceCodes"])).query("?by=channel"),
         expect("listOriginCodeValue", Client(&["pageContactOriginCodes"])),
         expect("listOriginCodeAcquisition", Client(&["pageContactOriginCodes"])),
+        expect("importContributions", Client(&["pageContributions"])).with(Body::Contributions),
+        expect("listContributionImportFields", Client(&["pageContributions"])),
+        expect("actblueWebhook", Public),
     ]
 }
 
@@ -277,7 +282,8 @@ fn document_operations() -> std::collections::BTreeMap<String, Operation> {
             let path = path
                 .replace("{id}", "999999")
                 .replace("{kind}", "universal")
-                .replace("{token}", "x");
+                .replace("{token}", "x")
+                .replace("{client_short}", "nosuchclient");
             let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
             let previous = operations.insert(
                 id.clone(),
@@ -320,6 +326,11 @@ async fn call(app: &TestApp, op: &Operation, expected: &Expected, caller: Caller
             reqwest::multipart::Form::new()
                 .part("file", csv())
                 .text("mapping", r#"{"Email":"email"}"#),
+        ),
+        Body::Contributions => request.multipart(
+            reqwest::multipart::Form::new()
+                .part("file", csv())
+                .text("platform", "actblue"),
         ),
     };
     request.send().await.unwrap()

@@ -3,6 +3,8 @@
 //! statements. Everything happens in the job's one transaction: a crash or retry leaves no half import, and a
 //! re-run finds the rows already there (every insert is `on conflict do nothing`).
 
+pub mod contributions;
+pub mod source_codes;
 mod table;
 
 pub use table::Format;

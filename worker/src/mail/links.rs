@@ -146,6 +146,121 @@ impl LinkSigner {
     }
 }
 
+/// Donation platforms' hosts whose links get a refcode; a host matches itself and its subdomains.
+pub const DONATION_HOSTS: [&str; 4] = [
+    "secure.actblue.com",
+    "actblue.com",
+    "secure.winred.com",
+    "winred.com",
+];
+
+fn is_donation_host(host: &str, extra: &[String]) -> bool {
+    let host = host.to_ascii_lowercase();
+    DONATION_HOSTS
+        .iter()
+        .copied()
+        .chain(extra.iter().map(String::as_str))
+        .map(|d| d.trim().trim_start_matches('.').to_ascii_lowercase())
+        .filter(|d| !d.is_empty())
+        .any(|d| host == d || host.ends_with(&format!(".{d}")))
+}
+
+/// The refcode a mailing gives its donation links, from the client's pattern (`em_{yyyymmdd}_{mailing}_{variant}`).
+/// `{mailing}` is the mailing's id: names change and collide, ids do neither.
+pub fn mailing_refcode(
+    pattern: &str,
+    date: chrono::NaiveDate,
+    mailing_id: i64,
+    variant: &str,
+) -> String {
+    pattern
+        .replace("{yyyymmdd}", &date.format("%Y%m%d").to_string())
+        .replace("{date:yyyymmdd}", &date.format("%Y%m%d").to_string())
+        .replace("{yymmdd}", &date.format("%y%m%d").to_string())
+        .replace("{mailing}", &mailing_id.to_string())
+        .replace("{variant}", variant)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect()
+}
+
+/// Gives every donation link (`href="…"` to a donation host) that has no `refcode` this one, so a gift made from
+/// the mailing names it exactly. Returns the body and whether any link was tagged.
+pub fn add_refcodes(html: &str, extra_hosts: &[String], refcode: &str) -> (String, bool) {
+    let mut out = String::with_capacity(html.len() + 64);
+    let mut rest = html;
+    let mut tagged = false;
+    while let Some(i) = rest.find("href=\"") {
+        let start = i + 6;
+        out.push_str(&rest[..start]);
+        let Some(len) = rest[start..].find('"') else {
+            rest = &rest[start..];
+            break;
+        };
+        let raw = &rest[start..start + len];
+        let unescaped = raw.replace("&amp;", "&");
+        match url::Url::parse(&unescaped) {
+            Ok(mut link)
+                if matches!(link.scheme(), "http" | "https")
+                    && link
+                        .host_str()
+                        .is_some_and(|h| is_donation_host(h, extra_hosts))
+                    && !link.query_pairs().any(|(k, _)| k == "refcode") =>
+            {
+                link.query_pairs_mut().append_pair("refcode", refcode);
+                out.push_str(&link.as_str().replace('&', "&amp;"));
+                tagged = true;
+            }
+            _ => out.push_str(raw),
+        }
+        rest = &rest[start + len..];
+    }
+    out.push_str(rest);
+    (out, tagged)
+}
+
+/// Tags a mailing's donation links with its refcode (once per send, before each recipient's links are signed) and
+/// records the code as a source code tied to the mailing, so an imported gift carrying it is credited exactly.
+pub async fn refcode_donation_links(
+    conn: &mut sqlx::PgConnection,
+    mailing_id: i64,
+    body: &str,
+) -> Result<String, crate::JobError> {
+    let (pattern, code_pattern, hosts, today): (String, String, Vec<String>, chrono::NaiveDate) =
+        sqlx::query_as(
+            // The date is the mailing's own (its send time, in the client's zone), so a resumed send on
+            // another day writes the same code.
+            "select a.mailing_refcode_pattern, a.refcode_pattern, a.donation_domains,
+                    (coalesce(m.send_time, m.send_attempt, now())
+                     at time zone coalesce((select z.name from pg_timezone_names z where z.name = a.time_zone),
+                                           'UTC'))::date
+             from app_settings a, mailings m where m.id = $1 limit 1",
+        )
+        .bind(mailing_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let refcode = mailing_refcode(&pattern, today, mailing_id, "a");
+    let (tagged_body, tagged) = add_refcodes(body, &hosts, &refcode);
+    if tagged && !refcode.is_empty() {
+        let parts = crate::import::source_codes::CodePattern::new(&code_pattern).parse(&refcode);
+        sqlx::query(
+            "insert into source_codes (code, parsed, channel, code_date, campaign, variant, mailing_id)
+             values ($1, $2, $3, $4, $5, $6, $7)
+             on conflict (code) do update set mailing_id = coalesce(source_codes.mailing_id, excluded.mailing_id)",
+        )
+        .bind(&refcode)
+        .bind(parts.parsed)
+        .bind(parts.channel)
+        .bind(parts.date)
+        .bind(parts.campaign)
+        .bind(parts.variant)
+        .bind(mailing_id)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(tagged_body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,5 +308,33 @@ mod tests {
             .unwrap();
         assert_eq!(signer.verify(token, "https://act.example/give"), Some(R));
         assert_eq!(signer.verify(token, "https://evil.example/"), None);
+    }
+
+    #[test]
+    fn donation_links_without_a_refcode_get_the_mailings() {
+        let html = "<a href=\"https://secure.actblue.com/donate/fund?amount=5&amp;x=1\">Give</a>\
+                    <a href=\"https://secure.winred.com/page?refcode=own\">Keep</a>\
+                    <a href=\"https://give.example.org/p\">Ours</a>\
+                    <a href=\"https://example.com/actblue.com\">Not</a>\
+                    <a href=\"https://notactblue.com/x\">Not either</a>";
+        let (out, tagged) = add_refcodes(html, &["give.example.org".to_owned()], "em_20261123_7_a");
+        assert!(tagged);
+        assert!(out.contains(
+            "href=\"https://secure.actblue.com/donate/fund?amount=5&amp;x=1&amp;refcode=em_20261123_7_a\""
+        ), "{out}");
+        assert!(out.contains("href=\"https://secure.winred.com/page?refcode=own\""));
+        assert!(out.contains("href=\"https://give.example.org/p?refcode=em_20261123_7_a\""));
+        assert!(out.contains("href=\"https://example.com/actblue.com\""));
+        assert!(out.contains("href=\"https://notactblue.com/x\""));
+        assert!(!add_refcodes("<a href=\"https://x.org\">x</a>", &[], "c").1);
+    }
+
+    #[test]
+    fn the_mailing_refcode_follows_the_pattern() {
+        let date = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+        assert_eq!(
+            mailing_refcode("em_{yyyymmdd}_{mailing}_{variant}", date, 42, "a"),
+            "em_20261123_42_a"
+        );
     }
 }

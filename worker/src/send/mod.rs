@@ -63,6 +63,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
             "The mailing or its sender no longer exists".to_owned(),
         ));
     };
+    let body = crate::mail::links::refcode_donation_links(&mut tx, mailing_id, &body).await?;
     let mailing = Mailing {
         subject,
         body,

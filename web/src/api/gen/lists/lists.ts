@@ -25,10 +25,12 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  ContributionField,
   CreateCrmList,
   CrmList,
   ErrorMessage,
   ImportContactsBody,
+  ImportContributionsBody,
   ImportField,
   ImportNgpListBody,
   ImportNgpListParams,
@@ -38,7 +40,8 @@ import type {
   OriginCodeName,
   SearchOriginCodesParams,
   UploadCrmListBody,
-  UploadCrmListParams
+  UploadCrmListParams,
+  WebhookReceipt
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -1165,3 +1168,274 @@ export const useGetOrCreateOriginCode = <TError = ErrorType<ErrorMessage>,
       > => {
       return useMutation(getGetOrCreateOriginCodeMutationOptions(options), queryClient);
     }
+    export const getImportContributionsUrl = () => {
+
+
+
+
+  return `/api/contributions/import`
+}
+
+/**
+ * @summary Imports contributions from an ActBlue or WinRed export, or from any file with a column mapping; the
+import runs as a job.
+ */
+export const importContributions = async (importContributionsBody: ImportContributionsBody, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, importContributionsBody.file);
+formData.append(`platform`, importContributionsBody.platform);
+if(importContributionsBody.mapping !== undefined) {
+ formData.append(`mapping`, importContributionsBody.mapping);
+ }
+
+  return customFetch<Job>(getImportContributionsUrl(),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getImportContributionsMutationKey = () => ['importContributions'] as const;
+
+export const getImportContributionsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext> => {
+
+const mutationKey = getImportContributionsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importContributions>>, ImportContributionsMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  importContributions(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportContributionsMutationResult = NonNullable<Awaited<ReturnType<typeof importContributions>>>
+    export type ImportContributionsMutationBody = BodyType<ImportContributionsBody>
+    export type ImportContributionsMutationError = ErrorType<ErrorMessage>
+    export type ImportContributionsMutationVariables = {data: BodyType<ImportContributionsBody>}
+
+    /**
+ * @summary Imports contributions from an ActBlue or WinRed export, or from any file with a column mapping; the
+import runs as a job.
+ */
+export const useImportContributions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importContributions>>, TError,ImportContributionsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importContributions>>,
+        TError,
+        ImportContributionsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getImportContributionsMutationOptions(options), queryClient);
+    }
+    export const getActblueWebhookUrl = (clientShort: string,) => {
+
+
+
+
+  return `/api/webhooks/actblue/${clientShort}`
+}
+
+/**
+ * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
+Idempotent on the line item; answers once the gift is written.
+ */
+export const actblueWebhook = async (clientShort: string,
+    actblueWebhookBody: unknown, options?: Parameters<typeof customFetch>[1]): Promise<WebhookReceipt> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<WebhookReceipt>(getActblueWebhookUrl(clientShort),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(actblueWebhookBody)
+  }
+);}
+
+
+
+
+
+export const getActblueWebhookMutationKey = () => ['actblueWebhook'] as const;
+
+export const getActblueWebhookMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext> => {
+
+const mutationKey = getActblueWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof actblueWebhook>>, ActblueWebhookMutationVariables> = (props) => {
+          const {clientShort,data} = props ?? {};
+
+          return  actblueWebhook(clientShort,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ActblueWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof actblueWebhook>>>
+    export type ActblueWebhookMutationBody = BodyType<unknown>
+    export type ActblueWebhookMutationError = ErrorType<ErrorMessage>
+    export type ActblueWebhookMutationVariables = {clientShort: string;data: BodyType<unknown>}
+
+    /**
+ * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
+Idempotent on the line item; answers once the gift is written.
+ */
+export const useActblueWebhook = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof actblueWebhook>>,
+        TError,
+        ActblueWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getActblueWebhookMutationOptions(options), queryClient);
+    }
+    export const getListContributionImportFieldsUrl = () => {
+
+
+
+
+  return `/api/contributions/import/fields`
+}
+
+/**
+ * @summary The fields a contributions file column can be mapped to.
+ */
+export const listContributionImportFields = async ( options?: Parameters<typeof customFetch>[1]): Promise<ContributionField[]> => {
+
+  return customFetch<ContributionField[]>(getListContributionImportFieldsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListContributionImportFieldsQueryKey = () => {
+    return [
+    `/api/contributions/import/fields`
+    ] as const;
+    }
+
+
+export const getListContributionImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListContributionImportFieldsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContributionImportFields>>> = ({ signal }) => listContributionImportFields({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListContributionImportFieldsQueryResult = NonNullable<Awaited<ReturnType<typeof listContributionImportFields>>>
+export type ListContributionImportFieldsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContributionImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listContributionImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContributionImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listContributionImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The fields a contributions file column can be mapped to.
+ */
+
+export function useListContributionImportFields<TData = Awaited<ReturnType<typeof listContributionImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContributionImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListContributionImportFieldsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

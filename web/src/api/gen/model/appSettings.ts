@@ -15,4 +15,17 @@ export interface AppSettings {
   client_name: string;
   client_short: string;
   mediaEnabled: boolean;
+  /** IANA zone (e.g. America/New_York) for offset-less import dates and every day grouping. */
+  timeZone: string;
+  actblueOriginCode: string;
+  winredOriginCode: string;
+  refcodePattern: string;
+  mailingRefcodePattern: string;
+  attributionWindowDays: number;
+  donationDomains: string[];
+  fiscalYearStart: number;
+  /** @nullable */
+  actblueWebhookUsername?: string | null;
+  /** Whether a webhook password is set (it is never shown). */
+  actblueWebhookPasswordSet: boolean;
 }

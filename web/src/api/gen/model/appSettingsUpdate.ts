@@ -18,4 +18,63 @@ export interface AppSettingsUpdate {
   client_name?: string | null;
   /** @nullable */
   mediaEnabled?: boolean | null;
+  /**
+     * @minLength 1
+     * @maxLength 64
+     * @nullable
+     */
+  timeZone?: string | null;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     * @nullable
+     */
+  actblueOriginCode?: string | null;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     * @nullable
+     */
+  winredOriginCode?: string | null;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     * @nullable
+     */
+  refcodePattern?: string | null;
+  /**
+     * @minLength 1
+     * @maxLength 200
+     * @nullable
+     */
+  mailingRefcodePattern?: string | null;
+  /**
+     * @minimum 0
+     * @maximum 90
+     * @nullable
+     */
+  attributionWindowDays?: number | null;
+  /**
+     * @maxItems 50
+     * @nullable
+     */
+  donationDomains?: string[] | null;
+  /**
+     * @minimum 1
+     * @maximum 12
+     * @nullable
+     */
+  fiscalYearStart?: number | null;
+  /**
+     * ActBlue webhook user name; an empty string removes the webhook credentials.
+     * @maxLength 200
+     * @nullable
+     */
+  actblueWebhookUsername?: string | null;
+  /**
+     * ActBlue webhook password (at least 12 characters); stored as an argon2id hash.
+     * @maxLength 200
+     * @nullable
+     */
+  actblueWebhookPassword?: string | null;
 }

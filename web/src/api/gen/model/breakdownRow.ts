@@ -11,8 +11,11 @@
  */
 export interface BreakdownRow {
   key: string;
-  /** The source code's id (source-code breakdown only). */
-  sourceCodeId?: number;
+  /**
+     * The source code's id (source-code breakdown only).
+     * @nullable
+     */
+  sourceCodeId?: number | null;
   gifts: number;
   donors: number;
   gross: string;

@@ -10,12 +10,20 @@
  * A contact's giving, by the README's definitions.
  */
 export interface ContactGiving {
-  firstGift?: string;
-  lastGift?: string;
-  /** Highest previous contribution (not refunded). */
-  hpc?: string;
-  /** Most recent contribution (not refunded). */
-  mrc?: string;
+  /** @nullable */
+  firstGift?: string | null;
+  /** @nullable */
+  lastGift?: string | null;
+  /**
+     * Highest previous contribution (not refunded).
+     * @nullable
+     */
+  hpc?: string | null;
+  /**
+     * Most recent contribution (not refunded).
+     * @nullable
+     */
+  mrc?: string | null;
   /** The contact's net. */
   total: string;
   count: number;

@@ -21,8 +21,9 @@ export interface FormInput {
      * A new origin code for the form, by name (or an existing one of that name): created in the same
      * transaction as the form, so a refused save leaves no code behind. Instead of externalOriginCodeId.
      * @maxLength 200
+     * @nullable
      */
-  originCodeName?: string;
+  originCodeName?: string | null;
   /**
      * http(s) address the visitor goes to after submitting; empty for a thank-you message.
      * @maxLength 2000

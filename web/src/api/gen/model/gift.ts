@@ -15,20 +15,32 @@ export interface Gift {
   lineItemId: string;
   paidAt: string;
   amount: string;
-  fee?: string;
-  refcode?: string;
-  sourceCodeId?: number;
-  fundraisingPage?: string;
+  /** @nullable */
+  fee?: string | null;
+  /** @nullable */
+  refcode?: string | null;
+  /** @nullable */
+  sourceCodeId?: number | null;
+  /** @nullable */
+  fundraisingPage?: string | null;
   recurring: boolean;
-  recurringMonths?: number;
+  /** @nullable */
+  recurringMonths?: number | null;
   refunded: boolean;
-  refundedAt?: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  contactId?: number;
-  mailingId?: number;
-  mailingName?: string;
+  /** @nullable */
+  refundedAt?: string | null;
+  /** @nullable */
+  email?: string | null;
+  /** @nullable */
+  firstName?: string | null;
+  /** @nullable */
+  lastName?: string | null;
+  /** @nullable */
+  contactId?: number | null;
+  /** @nullable */
+  mailingId?: number | null;
+  /** @nullable */
+  mailingName?: string | null;
   /** refcode, click or none: the rule that credited the gift to its mailing. */
   attribution: string;
 }

@@ -14,19 +14,29 @@ export interface SourceCodeRow {
   code: string;
   /** False when the code does not fit the client's pattern (kept whole). */
   parsed: boolean;
-  channel?: string;
-  codeDate?: string;
-  campaign?: string;
-  variant?: string;
+  /** @nullable */
+  channel?: string | null;
+  /** @nullable */
+  codeDate?: string | null;
+  /** @nullable */
+  campaign?: string | null;
+  /** @nullable */
+  variant?: string | null;
   gifts: number;
   donors: number;
   gross: string;
   net: string;
   averageGift: string;
-  firstGift?: string;
-  lastGift?: string;
-  mailingId?: number;
-  mailingName?: string;
-  formId?: number;
-  formName?: string;
+  /** @nullable */
+  firstGift?: string | null;
+  /** @nullable */
+  lastGift?: string | null;
+  /** @nullable */
+  mailingId?: number | null;
+  /** @nullable */
+  mailingName?: string | null;
+  /** @nullable */
+  formId?: number | null;
+  /** @nullable */
+  formName?: string | null;
 }
