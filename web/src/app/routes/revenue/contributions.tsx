@@ -1,13 +1,17 @@
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { ContributionsImportDialog } from '@/features/revenue/components/contributions-import-dialog';
 import { ContributionsPage } from '@/features/revenue/components/contributions-page';
 
 export function Component() {
-  // PLACEHOLDER until the contributions import dialog (features/revenue/components/contributions-import-dialog.tsx)
-  // is merged: the button is shown, disabled, where the dialog will open.
+  const [importing, setImporting] = useState(false);
   const importButton = (
-    <Button size="sm" variant="primary" disabled title="The import dialog is not available yet">
-      Import
-    </Button>
+    <>
+      <Button size="sm" variant="primary" onClick={() => setImporting(true)}>
+        Import
+      </Button>
+      <ContributionsImportDialog show={importing} onClose={() => setImporting(false)} />
+    </>
   );
   return <ContributionsPage importButton={importButton} />;
 }
