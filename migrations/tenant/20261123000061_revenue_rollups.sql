@@ -25,8 +25,9 @@ create index donor_firsts_first_idx on donor_firsts (first_paid_at);
 
 -- Recounting an e-mail donor's first gift stays on an index.
 create index contributions_email_idx on contributions (email, paid_at) where contact_id is null;
--- Distinct donors and the median of a range read the index alone.
-create index contributions_paid_at_cover_idx on contributions (paid_at) include (amount, contact_id, email);
+-- Distinct donors, the median and the source-code table of a range read the index alone.
+create index contributions_paid_at_cover_idx on contributions (paid_at)
+    include (amount, contact_id, email, source_code_id, refund_id, refunded_at);
 
 -- The statement adding a set of contribution rows to the day rollup, each signed (+1 adds it, -1 takes it
 -- away); `source` is a query yielding (sgn, contributions.*). The caller executes it itself: transition tables
