@@ -482,7 +482,7 @@ impl ContributionsApi {
         auth.0.require(PAGE_CONTRIBUTIONS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let summary = sqlx::query_as::<_, ContributionSummary>(sqlx::AssertSqlSafe(format!(
+        let summary = sqlx::query_as::<_, ContributionSummary>(
             // Whole days come from the rollup; only distinct donors and the median read the facts, from the
             // covering index on paid_at.
             "with t as (
@@ -518,8 +518,8 @@ impl ContributionsApi {
                     coalesce(round((mid_low + mid_high) / 2, 2), 0)::numeric(20, 2)::text as median_gift,
                     recurring_gross::numeric(20, 2)::text as recurring_gross,
                     (case when gross > 0 then recurring_gross / gross else 0 end)::float8 as recurring_share
-             from t cross join g"
-        )))
+             from t cross join g",
+        )
         .bind(range.lo)
         .bind(range.hi)
         .bind(range.from)
