@@ -33,7 +33,9 @@ test('a file upload becomes a list through a background job, then a query list s
 
   // The people are contacts now, with the upload's origin code.
   await page.goto('/segments/origin-codes');
-  await expect(page.getByRole('row', { name: /volunteer-form/ })).toContainText('2');
+  await expect(
+    page.getByRole('table', { name: 'Contact origin codes' }).getByRole('row', { name: /volunteer-form/ }),
+  ).toContainText('2');
   await page.goto('/contacts');
   await expect(page.getByRole('link', { name: 'walt@example.org' })).toBeVisible();
 
