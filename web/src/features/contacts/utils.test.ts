@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contactName, detectDelimiter, parseHeaderRow, readHeaderRow } from './utils';
+import { detectDelimiter, parseHeaderRow, readHeaderRow } from '@/lib/header-row';
+import { contactName } from './utils';
 
 describe('parseHeaderRow', () => {
   it('reads the first line of comma, semicolon and tab separated text', () => {

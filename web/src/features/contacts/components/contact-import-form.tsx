@@ -14,7 +14,7 @@ import {
 } from '@/components/form/column-mapping';
 import { trackJob } from '@/lib/job-tracker';
 import { notifySuccess } from '@/lib/notifications';
-import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '../utils';
+import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
 
 interface ChosenFile {
   file: File;

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useListMailings } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
-import { MailingRevenueCells, MailingRevenueHeaders } from '@/features/revenue/components/mailing-revenue';
+import { MailingRevenueCells, MailingRevenueHeaders } from './mailing-revenue';
 import { formatCount, formatDateTime, mailingStatus, openRate, type MailingStatus } from '../utils';
 
 const STATUS_BG: Record<MailingStatus, string> = { DRAFT: 'secondary', CONFIRMED: 'primary', SENT: 'success' };

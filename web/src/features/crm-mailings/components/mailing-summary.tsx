@@ -8,7 +8,7 @@ import type { Mailing, MailingStats } from '@/api/gen/model';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
-import { MailingRevenueFigures } from '@/features/revenue/components/mailing-revenue';
+import { MailingRevenueFigures } from './mailing-revenue';
 import { formatCount, formatDateTime, openRate } from '../utils';
 
 /** A sandboxed rendering of a mailing body: the HTML never enters the app's DOM. */

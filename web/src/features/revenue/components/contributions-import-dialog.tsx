@@ -14,7 +14,7 @@ import {
 } from '@/components/form/column-mapping';
 import { trackJob } from '@/lib/job-tracker';
 import { notifySuccess } from '@/lib/notifications';
-import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/features/contacts/utils';
+import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
 
 type Platform = 'actblue' | 'winred' | 'mapped';
 
