@@ -19,6 +19,8 @@ ensure_redis
 fresh_database "$DB"
 export DATABASE_URL=$(pg_url "$DB") REDIS_URL=$(redis_url) JOB_QUEUE="compass-bench-contrib-$$"
 export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking-secret-bench-tracking-secret" RUST_LOG=warn,worker=info WEB_DIST="$WORK/none"
+# A 1,000,000-line export is about 262 MB, past the default 200 MB upload cap.
+export MAX_UPLOAD_BYTES=${MAX_UPLOAD_BYTES:-600000000}
 export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 calc() { python3 -c "print($1)"; }
 PSQL=(psql -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB")
