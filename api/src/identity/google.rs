@@ -110,7 +110,7 @@ impl GoogleVerifier {
             .map_err(|e| GoogleError::Invalid(e.to_string()))?
             .claims;
         match claims.email {
-            Some(email) if claims.email_verified => Ok(super::normalise_email(&email)),
+            Some(email) if claims.email_verified => Ok(domain::Email::normalise(&email)),
             _ => Err(GoogleError::Unverified),
         }
     }

@@ -164,12 +164,6 @@ pub fn users_sql(realm: &Realm, sql: &str) -> sqlx::AssertSqlSafe<String> {
     sqlx::AssertSqlSafe(sql.replace("{users}", realm.users_table()))
 }
 
-/// The stored form of an address, for looking one up (sign-in, reset); addresses that are stored are parsed
-/// with [`domain::Email::parse`].
-pub fn normalise_email(raw: &str) -> String {
-    domain::Email::normalise(raw)
-}
-
 /// The spec's password rule: 8 or more characters with a digit, a lower-case and an upper-case letter.
 pub const PASSWORD_RULE: &str = "Should contain 8 or more characters and at least one of each of the following: number, upper case, lower case.";
 

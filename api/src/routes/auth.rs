@@ -512,7 +512,7 @@ impl AuthApi {
         req: &Request,
         body: Json<LoginRequest>,
     ) -> Result<Json<LoginResponse>, ApiError> {
-        let email = identity::normalise_email(&body.0.username);
+        let email = domain::Email::normalise(&body.0.username);
         if email.is_empty() || body.0.password.is_empty() {
             return Err(ApiError::BadRequest(
                 "Email and password are required".to_owned(),
@@ -562,7 +562,7 @@ impl AuthApi {
         req: &Request,
         body: Json<LoginCodeRequest>,
     ) -> Result<Json<LoginResponse>, ApiError> {
-        let email = identity::normalise_email(&body.0.email);
+        let email = domain::Email::normalise(&body.0.email);
         let code = body.0.code.trim().to_owned();
         let address = address(req);
         let client = requested_client(&state, body.0.client.as_deref()).await?;
@@ -840,7 +840,7 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailToken>,
     ) -> Result<Json<StatusResponse>, ApiError> {
-        let email = identity::normalise_email(&body.0.email);
+        let email = domain::Email::normalise(&body.0.email);
         state
             .limits
             .hit(Action::Reset, Some(&email), &address(req))
@@ -895,7 +895,7 @@ impl AuthApi {
         req: &Request,
         body: Json<ResetEmailRequest>,
     ) -> Result<Json<StatusResponse>, ApiError> {
-        let email = identity::normalise_email(&body.0.email);
+        let email = domain::Email::normalise(&body.0.email);
         state
             .limits
             .hit(Action::Reset, Some(&email), &address(req))
@@ -926,7 +926,7 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailToken>,
     ) -> Result<Json<ResetCheckResponse>, ApiError> {
-        let email = identity::normalise_email(&body.0.email);
+        let email = domain::Email::normalise(&body.0.email);
         state
             .limits
             .hit(Action::Reset, Some(&email), &address(req))
@@ -963,7 +963,7 @@ impl AuthApi {
         body: Json<ResetPasswordRequest>,
     ) -> Result<Json<StatusResponse>, ApiError> {
         let body = body.0;
-        let email = identity::normalise_email(&body.email);
+        let email = domain::Email::normalise(&body.email);
         let address = address(req);
         state
             .limits
