@@ -56,3 +56,53 @@ language sql stable set search_path from current as $$
           select 1 from mailing_suppressions s join segment_members sm on sm.segment_id = s.segment_id
           where s.mailing_id = p_mailing_id and sm.contact_id = c.id)
 $$;
+
+-- Donor status rules shared by standard segments and reports. A gift counts when it names a contact, is positive
+-- and is not refunded. Years are the client's fiscal years (app_settings.fiscal_year_start, 1 = January) in the
+-- client's time zone.
+
+-- The first day of the fiscal year that contains p_day.
+create function fiscal_year_start(p_day date) returns date
+language sql stable set search_path from current as $$
+    select make_date(extract(year from p_day)::integer
+                         - case when extract(month from p_day) < s.fiscal_year_start then 1 else 0 end,
+                     s.fiscal_year_start, 1)
+    from app_settings s limit 1
+$$;
+
+-- Today in the client's time zone.
+create function client_today() returns date
+language sql stable set search_path from current as $$
+    select (now() at time zone s.time_zone)::date from app_settings s limit 1
+$$;
+
+-- The instant a calendar day starts in the client's time zone.
+create function client_day_start(p_day date) returns timestamptz
+language sql stable set search_path from current as $$
+    select p_day::timestamp at time zone s.time_zone from app_settings s limit 1
+$$;
+
+-- LYBUNT: gave in the fiscal year before the one containing p_today, and nothing since that year ended.
+create function lybunt_contacts(p_today date) returns table (contact_id bigint)
+language sql stable set search_path from current as $$
+    select g.contact_id from contributions g
+    where g.contact_id is not null and g.amount > 0 and g.refunded_at is null
+      and g.paid_at >= client_day_start((fiscal_year_start(p_today) - interval '1 year')::date)
+      and g.paid_at < client_day_start(fiscal_year_start(p_today))
+    except
+    select g.contact_id from contributions g
+    where g.contact_id is not null and g.amount > 0 and g.refunded_at is null
+      and g.paid_at >= client_day_start(fiscal_year_start(p_today))
+$$;
+
+-- SYBUNT: gave in some fiscal year before the one containing p_today (last year included), and nothing since.
+create function sybunt_contacts(p_today date) returns table (contact_id bigint)
+language sql stable set search_path from current as $$
+    select g.contact_id from contributions g
+    where g.contact_id is not null and g.amount > 0 and g.refunded_at is null
+      and g.paid_at < client_day_start(fiscal_year_start(p_today))
+    except
+    select g.contact_id from contributions g
+    where g.contact_id is not null and g.amount > 0 and g.refunded_at is null
+      and g.paid_at >= client_day_start(fiscal_year_start(p_today))
+$$;
