@@ -283,8 +283,7 @@ async fn seed_mailings(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
          from senders s, crm_lists l where l.name = 'Town hall RSVPs'",
         "insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at)
          select m.id, c.id, c.email, c.first_name, 'sent', m.send_attempt + (c.id % 600) * interval '1 second'
-         from mailings m join crm_lists l on l.id = m.list_id
-         join contacts c on c.origin_code_id = any (l.origin_code_ids) and c.subscription = 'subscribed'
+         from mailings m cross join lateral mailing_audience(m.id) a join contacts c on c.id = a.contact_id
          where m.name = 'October newsletter'",
         "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
          select r.mailing_id, r.contact_id, 'open', r.contact_id % 9 = 0, null, r.sent_at + interval '2 hours'

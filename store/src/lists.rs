@@ -4,10 +4,14 @@
 
 use sqlx::PgConnection;
 
-/// How many contacts the list `list_id` holds now (subscribed or not).
-pub async fn member_count(conn: &mut PgConnection, list_id: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("select count(*) from crm_list_contacts where list_id = $1")
-        .bind(list_id)
-        .fetch_one(conn)
-        .await
+/// Stores the number of contacts the list `list_id` holds now (subscribed or not) as its count.
+pub async fn refresh_count(conn: &mut PgConnection, list_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update crm_lists set count = (select count(*) from crm_list_contacts where list_id = $1)::integer
+         where id = $1",
+    )
+    .bind(list_id)
+    .execute(conn)
+    .await?;
+    Ok(())
 }

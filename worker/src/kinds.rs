@@ -107,11 +107,7 @@ impl JobKind {
 async fn recount_lists(conn: &mut PgConnection) -> Result<JobResult, JobError> {
     let (lists, changed): (i64, i64) = sqlx::query_as(
         "with counted as (
-             select l.id,
-                    case when l.kind = 'query'
-                         then (select count(*) from contacts c where c.origin_code_id = any (l.origin_code_ids))
-                         else (select count(*) from crm_list_members m where m.list_id = l.id)
-                    end::integer as n
+             select l.id, (select count(*) from crm_list_contacts lc where lc.list_id = l.id)::integer as n
              from crm_lists l
          ), updated as (
              update crm_lists l set count = counted.n

@@ -178,15 +178,13 @@ impl ListsApi {
             return Err(ApiError::BadRequest("Unknown origin code".to_owned()));
         }
         let id: i64 = sqlx::query_scalar(
-            "insert into crm_lists (name, kind, origin_code_ids, count)
-             values ($1, 'query', $2,
-                     (select count(*) from contacts where origin_code_id = any ($2))::integer)
-             returning id",
+            "insert into crm_lists (name, kind, origin_code_ids) values ($1, 'query', $2) returning id",
         )
         .bind(name)
         .bind(&wanted)
         .fetch_one(&mut *tx)
         .await?;
+        store::lists::refresh_count(&mut tx, id).await?;
         let list = fetch_list(&mut tx, id).await?;
         tx.commit().await?;
         Ok(Created::Created(Json(list)))
@@ -243,12 +241,10 @@ impl ListsApi {
         let list = fetch_list(&mut tx, id.0).await?;
         let members: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
             "select c.email, c.first_name, c.last_name, o.name
-             from crm_lists l
-             join contacts c on (l.kind = 'query' and c.origin_code_id = any (l.origin_code_ids))
-                             or (l.kind = 'upload' and exists (
-                                 select 1 from crm_list_members m where m.list_id = l.id and m.contact_id = c.id))
+             from crm_list_contacts lc
+             join contacts c on c.id = lc.contact_id
              left join origin_codes o on o.id = c.origin_code_id
-             where l.id = $1
+             where lc.list_id = $1
              order by c.email",
         )
         .bind(id.0)

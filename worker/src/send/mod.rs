@@ -82,16 +82,8 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     if !written {
         sqlx::query(
             "insert into mailing_recipients (mailing_id, contact_id, email, first_name)
-             select m.id, c.id, c.email, c.first_name
-             from mailings m join crm_lists l on l.id = m.list_id and l.kind = 'upload'
-             join crm_list_members x on x.list_id = l.id
-             join contacts c on c.id = x.contact_id and c.subscription = 'subscribed'
-             where m.id = $1
-             union all
-             select m.id, c.id, c.email, c.first_name
-             from mailings m join crm_lists l on l.id = m.list_id and l.kind = 'query'
-             join contacts c on c.origin_code_id = any (l.origin_code_ids) and c.subscription = 'subscribed'
-             where m.id = $1",
+             select $1, c.id, c.email, c.first_name
+             from mailing_audience($1) a join contacts c on c.id = a.contact_id",
         )
         .bind(mailing_id)
         .execute(&mut *tx)
