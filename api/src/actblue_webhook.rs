@@ -3,6 +3,7 @@
 //! every waiting request — so a 200 means the gift is on disk, and a burst costs a few transactions, not one each.
 
 use crate::error::ApiError;
+use domain::CodePattern;
 use domain::Email;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -10,7 +11,6 @@ use std::sync::Arc;
 use tenancy::{Client, Tenancy};
 use tokio::sync::{mpsc, oneshot, Mutex};
 use worker::import::contributions::{attribute, parse_amount, split_date};
-use worker::import::source_codes::CodePattern;
 
 const MAX_BATCH: usize = 256;
 

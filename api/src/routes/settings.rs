@@ -203,6 +203,9 @@ impl SettingsApi {
                 .collect()
         });
         let clear_webhook = body.actblue_webhook_username.as_deref().map(str::trim) == Some("");
+        let old_pattern: String = sqlx::query_scalar("select refcode_pattern from app_settings")
+            .fetch_one(&mut *tx)
+            .await?;
         let updated = sqlx::query(
             "update app_settings set media_enabled = coalesce($2, media_enabled),
                  time_zone = coalesce($3, time_zone),
@@ -237,6 +240,13 @@ impl SettingsApi {
         .await?;
         if updated.rows_affected() == 0 {
             return Err(ApiError::NotFound("App settings not found".to_owned()));
+        }
+        // Codes already stored were read with the old pattern: a new one applies to them too, in this transaction.
+        if let Some(pattern) = body.refcode_pattern.as_deref().map(str::trim) {
+            if pattern != old_pattern {
+                let pattern = domain::CodePattern::new(pattern);
+                store::revenue::reparse_source_codes(&mut tx, &pattern).await?;
+            }
         }
         let client = match body.client_name.as_deref() {
             Some(name) => state.tenancy.rename_client(auth.0.client.id, name).await?,

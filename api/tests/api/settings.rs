@@ -111,3 +111,71 @@ async fn bad_settings_updates_are_refused_and_change_nothing() {
         .unwrap();
     assert_eq!(settings["client_name"], client.name.as_str());
 }
+
+#[tokio::test]
+async fn a_new_refcode_pattern_reads_the_stored_codes_again() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("insert into source_codes (code) values ('em_20260301_spring_a'), ('fb-spring')")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let parts = |codes: &Value, code: &str| {
+        let row = codes["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["code"] == code)
+            .unwrap()
+            .clone();
+        (
+            row["parsed"].clone(),
+            row["channel"].clone(),
+            row["campaign"].clone(),
+            row["variant"].clone(),
+        )
+    };
+
+    let patch = app
+        .api(Method::PATCH, "/api/1", &session)
+        .json(&json!({ "refcodePattern": "{channel}-{campaign}" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(patch.status(), StatusCode::OK);
+    let codes = app
+        .get_json(
+            "/api/contribution-source-codes?from=2026-01-01&to=2026-12-31",
+            &session,
+        )
+        .await;
+    assert_eq!(
+        parts(&codes, "fb-spring"),
+        (json!(true), json!("fb"), json!("spring"), Value::Null)
+    );
+    assert_eq!(
+        parts(&codes, "em_20260301_spring_a"),
+        (json!(false), Value::Null, Value::Null, Value::Null)
+    );
+
+    // Back to the default: the first code fits again, the second no longer does.
+    app.api(Method::PATCH, "/api/1", &session)
+        .json(&json!({ "refcodePattern": "{channel}_{date:yyyymmdd}_{campaign}_{variant}" }))
+        .send()
+        .await
+        .unwrap();
+    let codes = app
+        .get_json(
+            "/api/contribution-source-codes?from=2026-01-01&to=2026-12-31",
+            &session,
+        )
+        .await;
+    assert_eq!(
+        parts(&codes, "em_20260301_spring_a"),
+        (json!(true), json!("em"), json!("spring"), json!("a"))
+    );
+    assert_eq!(parts(&codes, "fb-spring").0, json!(false));
+}

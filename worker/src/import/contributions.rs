@@ -4,12 +4,12 @@
 //! reference code and attribute the new gifts — all in the job's one transaction, so a bad row or a crash leaves
 //! nothing behind and a re-import of the same export changes nothing.
 
-use super::source_codes::{CodePattern, ParsedCode};
 use super::table::{self, Format};
 use super::{download, truncate};
 use crate::{JobError, JobResult};
 use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use domain::Email;
+use domain::{CodePattern, ParsedCode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::PgConnection;

@@ -4,7 +4,6 @@
 //! re-run finds the rows already there (every insert is `on conflict do nothing`).
 
 pub mod contributions;
-pub mod source_codes;
 mod table;
 
 pub use table::Format;

@@ -242,7 +242,7 @@ pub async fn refcode_donation_links(
     let refcode = mailing_refcode(&pattern, today, mailing_id, "a");
     let (tagged_body, tagged) = add_refcodes(body, &hosts, &refcode);
     if tagged && !refcode.is_empty() {
-        let parts = crate::import::source_codes::CodePattern::new(&code_pattern).parse(&refcode);
+        let parts = domain::CodePattern::new(&code_pattern).parse(&refcode);
         sqlx::query(
             "insert into source_codes (code, parsed, channel, code_date, campaign, variant, mailing_id)
              values ($1, $2, $3, $4, $5, $6, $7)
