@@ -2,8 +2,10 @@ import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { useGetAppSettings } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
+import { ActblueWebhookForm } from './actblue-webhook-form';
 import { AppSettingsForm } from './app-settings-form';
 import { RecountListsButton } from './recount-lists-button';
+import { RevenueSettingsForm } from './revenue-settings-form';
 import { SendersCard } from './senders-card';
 
 export function SystemPage() {
@@ -25,6 +27,26 @@ export function SystemPage() {
           )}
         </Card.Body>
       </Card>
+      {settings.data && (
+        <>
+          <Card className="mb-4">
+            <Card.Header as="h2" className="h5">
+              Revenue
+            </Card.Header>
+            <Card.Body>
+              <RevenueSettingsForm settings={settings.data} />
+            </Card.Body>
+          </Card>
+          <Card className="mb-4">
+            <Card.Header as="h2" className="h5">
+              ActBlue webhook
+            </Card.Header>
+            <Card.Body>
+              <ActblueWebhookForm settings={settings.data} />
+            </Card.Body>
+          </Card>
+        </>
+      )}
       <SendersCard />
       <Card>
         <Card.Header as="h2" className="h5">
