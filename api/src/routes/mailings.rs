@@ -198,11 +198,11 @@ macro_rules! mailing_select {
              select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
                       as delivered,
                     coalesce(sum(",
-            crate::routes::contributions::net_sql!(),
+            store::net_sql!(),
             "), 0) as revenue,
                     count(*) filter (where c.amount > 0) as gifts,
                     count(distinct ",
-            crate::routes::contributions::donor_sql!(),
+            store::donor_sql!(),
             ") filter (where c.amount > 0) as donors
              from contributions c where c.mailing_id = m.id
          ) rv "

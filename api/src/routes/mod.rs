@@ -3,8 +3,6 @@
 
 pub mod auth;
 pub mod contacts;
-pub mod contribution_imports;
-pub mod contributions;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -12,9 +10,9 @@ pub mod jobs;
 pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
+pub mod revenue;
 pub mod session;
 pub mod settings;
-pub mod source_codes;
 pub mod tracking;
 pub mod universal_users;
 pub mod users;
@@ -64,9 +62,10 @@ pub type Apis = (
     mailings::MailingsApi,
     // poem-openapi implements its trait for tuples of at most 16: an area with several APIs is nested.
     (
-        contributions::ContributionsApi,
-        source_codes::SourceCodesApi,
-        contribution_imports::ContributionImportsApi,
+        revenue::contributions::ContributionsApi,
+        revenue::giving::RevenueSelectionApi,
+        revenue::source_codes::SourceCodesApi,
+        revenue::imports::ContributionImportsApi,
     ),
     tracking::TrackingApi,
     health::HealthApi,
@@ -89,9 +88,10 @@ pub fn service() -> OpenApiService<Apis, ()> {
             forms::FormsApi,
             mailings::MailingsApi,
             (
-                contributions::ContributionsApi,
-                source_codes::SourceCodesApi,
-                contribution_imports::ContributionImportsApi,
+                revenue::contributions::ContributionsApi,
+                revenue::giving::RevenueSelectionApi,
+                revenue::source_codes::SourceCodesApi,
+                revenue::imports::ContributionImportsApi,
             ),
             tracking::TrackingApi,
             health::HealthApi,

@@ -1,11 +1,11 @@
 //! Contribution uploads (ActBlue or WinRed exports, or any platform's file with a column mapping). The file is
 //! stored in the client's schema like every upload, then a job imports it; the answer is the job.
 
-use super::imports::store;
-use super::jobs::{Job, JobAccepted};
-use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
+use crate::routes::imports::store;
+use crate::routes::jobs::{Job, JobAccepted};
+use crate::routes::ApiTags;
 use crate::state::SharedState;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -1,4 +1,4 @@
-//! Revenue: contributions and the reference codes they carry.
+//! Reference codes read again when the client changes its pattern.
 
 use domain::CodePattern;
 use sqlx::PgConnection;

@@ -1,16 +1,17 @@
 //! Contribution source codes (refcodes) with their money, and contact origin codes with the value of the people
 //! they brought. Figures follow the README's "Revenue metrics".
 
-use super::contributions::{resolve_range, DONOR, NET};
-use super::ApiTags;
+use super::range::resolve_range;
 use crate::auth::{ClientAuth, PAGE_CONTACT_ORIGIN_CODES};
 use crate::error::ApiError;
+use crate::routes::ApiTags;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
+use store::revenue::{DONOR, NET};
 
 pub const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
 
