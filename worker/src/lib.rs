@@ -14,6 +14,7 @@ mod row;
 mod runner;
 mod schedule;
 pub mod secret;
+mod segments;
 mod send;
 
 pub use error::JobError;

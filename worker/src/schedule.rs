@@ -62,6 +62,9 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::J
                 tracing::warn!(client = %client.short_name, error = %e, "scheduler skipped a client")
             }
         }
+        if let Err(e) = segments_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %e, "segment schedule skipped a client")
+        }
     }
     Ok(started)
 }
@@ -93,4 +96,39 @@ async fn start_due(
     queue.enqueue_many(tx, None, &kinds).await?;
     tracing::info!(client = %client.short_name, mailings = kinds.len(), "mailings due; sends queued");
     Ok(kinds.len())
+}
+
+/// Queues one "Update Segment" job over every segment when a segment was last computed before the client's
+/// today began (the nightly run) or before the last finished contributions import, and no such job is queued,
+/// running or was started in the last 15 minutes. Returns whether it queued one.
+pub async fn segments_due(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<bool, crate::JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let due: bool = sqlx::query_scalar(
+        "select exists (
+                    select 1 from segments s
+                    where s.computed is null
+                       or s.computed < client_day_start(client_today())
+                       or s.computed < (select max(j.updated) from jobs j
+                                        where j.command = 'contribution-import' and j.status = 'done'
+                                          and j.success))
+                and not exists (
+                    select 1 from jobs j
+                    where j.command = 'update-segment' and j.payload -> 'segmentId' = 'null'::jsonb
+                      and (j.status <> 'done' or j.created > now() - interval '15 minutes'))",
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if !due {
+        tx.commit().await?;
+        return Ok(false);
+    }
+    queue
+        .enqueue(tx, None, &JobKind::UpdateSegment { segment_id: None })
+        .await?;
+    tracing::info!(client = %client.short_name, "segments due; update queued");
+    Ok(true)
 }

@@ -12,6 +12,7 @@ pub mod jobs;
 pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
+pub mod segments;
 pub mod session;
 pub mod settings;
 pub mod source_codes;
@@ -45,6 +46,8 @@ pub enum ApiTags {
     Tracking,
     /// Contributions, source codes and the value of origin codes
     Revenue,
+    /// Segments: rule-based sets of contacts, their members and figures
+    Segments,
     /// Service health
     Health,
 }
@@ -67,6 +70,7 @@ pub type Apis = (
         contributions::ContributionsApi,
         source_codes::SourceCodesApi,
         contribution_imports::ContributionImportsApi,
+        segments::SegmentsApi,
     ),
     tracking::TrackingApi,
     health::HealthApi,
@@ -92,6 +96,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 contributions::ContributionsApi,
                 source_codes::SourceCodesApi,
                 contribution_imports::ContributionImportsApi,
+                segments::SegmentsApi,
             ),
             tracking::TrackingApi,
             health::HealthApi,

@@ -37,8 +37,7 @@ pub struct Segment {
     pub updated: DateTime<Utc>,
 }
 
-const COLUMNS: &str =
-    "id, name, rule, standard, size, previous_size, computed, created, updated";
+const COLUMNS: &str = "id, name, rule, standard, size, previous_size, computed, created, updated";
 
 /// Every segment, standard ones first, then by name.
 pub async fn list(conn: &mut PgConnection) -> Result<Vec<Segment>, sqlx::Error> {
@@ -300,4 +299,22 @@ pub async fn save_as_list(
     .execute(conn)
     .await?;
     Ok(list_id)
+}
+
+/// The contact ids a rule selects now, in id order (tests and small previews).
+pub async fn preview_members(
+    conn: &mut PgConnection,
+    rule: &serde_json::Value,
+) -> Result<Vec<i64>, SegmentError> {
+    let rule = parse(rule)?;
+    let (text, values) = sea_query::Query::select()
+        .expr(sea_query::Expr::cust("m.id"))
+        .from_subquery(sql::members_select(&rule), sea_query::Alias::new("m"))
+        .order_by_expr(sea_query::Expr::cust("m.id"), sea_query::Order::Asc)
+        .build(sea_query::PostgresQueryBuilder);
+    Ok(
+        sqlx::query_scalar_with(AssertSqlSafe(text), sql::arguments(&values)?)
+            .fetch_all(conn)
+            .await?,
+    )
 }

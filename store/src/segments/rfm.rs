@@ -5,7 +5,9 @@ use sqlx::PgConnection;
 
 /// Recomputes every donor's scores; returns how many donors were scored.
 pub async fn recompute(conn: &mut PgConnection) -> Result<u64, sqlx::Error> {
-    sqlx::query("delete from rfm_scores").execute(&mut *conn).await?;
+    sqlx::query("delete from rfm_scores")
+        .execute(&mut *conn)
+        .await?;
     let scored = sqlx::query(
         "with donors as (
              select g.contact_id, max(g.paid_at) as last_gift_at, count(*)::integer as gifts,

@@ -298,14 +298,17 @@ fn parse_condition(value: &Value, path: &str) -> Result<Cond, RuleError> {
             let test = if op == "between" {
                 let o = object(value, &vpath)?;
                 only_keys(o, &vpath, &["min", "max"])?;
-                let min = amount(o.get("min").unwrap_or(&Value::Null), &format!("{vpath}.min"))?;
-                let max = amount(o.get("max").unwrap_or(&Value::Null), &format!("{vpath}.max"))?;
+                let min = amount(
+                    o.get("min").unwrap_or(&Value::Null),
+                    &format!("{vpath}.min"),
+                )?;
+                let max = amount(
+                    o.get("max").unwrap_or(&Value::Null),
+                    &format!("{vpath}.max"),
+                )?;
                 AmountTest::Between(min, max)
             } else {
-                AmountTest::Cmp(
-                    cmp(op, false).ok_or_else(op_error)?,
-                    amount(value, &vpath)?,
-                )
+                AmountTest::Cmp(cmp(op, false).ok_or_else(op_error)?, amount(value, &vpath)?)
             };
             no_window(if field == "hpc" {
                 Cond::Hpc(test)
@@ -571,4 +574,84 @@ fn words(value: &Value, path: &str) -> Result<Vec<String>, RuleError> {
             ),
         })
         .collect()
+}
+
+impl Group {
+    /// Whether any condition reads RFM scores (a compute then refreshes them first).
+    pub fn uses_rfm(&self) -> bool {
+        self.conditions
+            .iter()
+            .any(|c| matches!(c, Cond::Rfm(..) | Cond::RfmCell(_)))
+            || self.groups.iter().any(Group::uses_rfm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn path_of(rule: Value) -> String {
+        parse(&rule).unwrap_err().path
+    }
+
+    #[test]
+    fn refusals_name_the_place_in_the_rule() {
+        let ok = json!({ "field": "gave", "op": "withinDays", "value": 30 });
+        assert_eq!(
+            path_of(json!({ "op": "and", "groups": [
+                { "conditions": [ok.clone()] },
+                { "op": "or", "conditions": [{ "field": "favouriteColour", "op": "in", "value": ["red"] }] }
+            ]})),
+            "rule.groups[1].conditions[0].field"
+        );
+        assert_eq!(
+            path_of(
+                json!({ "conditions": [{ "field": "gave", "op": "withinDays", "value": "30" }] })
+            ),
+            "rule.conditions[0].value"
+        );
+        assert_eq!(
+            path_of(json!({ "conditions": [{ "field": "gave", "op": "like", "value": 3 }] })),
+            "rule.conditions[0].op"
+        );
+        assert_eq!(
+            path_of(json!({ "conditions": [{ "field": "gave", "op": "never", "extra": 1 }] })),
+            "rule.conditions[0].extra"
+        );
+        assert_eq!(path_of(json!({ "op": "xor" })), "rule.op");
+        assert_eq!(
+            path_of(
+                json!({ "conditions": [{ "field": "totalGiven", "op": "gte", "value": "1e308" }] })
+            ),
+            "rule.conditions[0].value"
+        );
+        assert_eq!(
+            path_of(
+                json!({ "conditions": [{ "field": "gave", "op": "withinDays", "value": 99999999999u64 }] })
+            ),
+            "rule.conditions[0].value"
+        );
+    }
+
+    #[test]
+    fn nesting_deeper_than_five_and_more_than_fifty_conditions_are_refused() {
+        let mut rule = json!({ "conditions": [] });
+        for _ in 0..4 {
+            rule = json!({ "groups": [rule] });
+        }
+        assert!(parse(&rule).is_ok());
+        let deeper = json!({ "groups": [rule] });
+        assert_eq!(
+            path_of(deeper),
+            "rule.groups[0].groups[0].groups[0].groups[0].groups[0]"
+        );
+        let many: Vec<Value> = (0..51)
+            .map(|_| json!({ "field": "gave", "op": "never" }))
+            .collect();
+        assert_eq!(
+            path_of(json!({ "conditions": many })),
+            "rule.conditions[50]"
+        );
+    }
 }

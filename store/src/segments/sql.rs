@@ -6,8 +6,7 @@ use super::rule::{
     AmountTest, Band, Cmp, Cond, DonorStatus, Group, Join, Membership, RfmDim, SourceText, Window,
 };
 use sea_query::{
-    Alias, Condition, Expr, PostgresQueryBuilder, Query, SelectStatement, SimpleExpr, Value,
-    Values,
+    Alias, Condition, Expr, PostgresQueryBuilder, Query, SelectStatement, SimpleExpr, Value, Values,
 };
 use sqlx::postgres::PgArguments;
 use sqlx::Arguments;
@@ -84,7 +83,13 @@ fn cmp_sql(c: Cmp) -> &'static str {
 
 /// Contacts whose aggregate `agg` over their counted gifts (in the window) compares with `bound`, where a
 /// contact with no such gift has the aggregate 0 (sums and counts).
-fn aggregate_test(agg: &'static str, cmp: Cmp, bound: SimpleExpr, zero: bool, w: Option<Window>) -> SimpleExpr {
+fn aggregate_test(
+    agg: &'static str,
+    cmp: Cmp,
+    bound: SimpleExpr,
+    zero: bool,
+    w: Option<Window>,
+) -> SimpleExpr {
     let gifts = "select g.contact_id from contributions g where ";
     match (cmp, zero) {
         // Everyone has at least 0.
@@ -102,7 +107,9 @@ fn aggregate_test(agg: &'static str, cmp: Cmp, bound: SimpleExpr, zero: bool, w:
             vec![opt_window("g.paid_at", w), bound],
         ),
         (Cmp::Lte, _) => x(
-            format!("c.id not in ({gifts}{COUNTED} and $1 group by g.contact_id having {agg} > $2)"),
+            format!(
+                "c.id not in ({gifts}{COUNTED} and $1 group by g.contact_id having {agg} > $2)"
+            ),
             vec![opt_window("g.paid_at", w), bound],
         ),
     }
@@ -118,10 +125,7 @@ fn is_zero(a: &str) -> bool {
 
 fn amount_test(value_sql: &'static str, test: &AmountTest) -> SimpleExpr {
     match test {
-        AmountTest::Cmp(cmp, a) => x(
-            format!("{value_sql} {} $1", cmp_sql(*cmp)),
-            vec![amount(a)],
-        ),
+        AmountTest::Cmp(cmp, a) => x(format!("{value_sql} {} $1", cmp_sql(*cmp)), vec![amount(a)]),
         AmountTest::Between(lo, hi) => x(
             format!("{value_sql} between $1 and $2"),
             vec![amount(lo), amount(hi)],
@@ -414,4 +418,50 @@ pub fn arguments(values: &Values) -> Result<PgArguments, sqlx::Error> {
         added.map_err(sqlx::Error::Encode)?;
     }
     Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segments::rule::parse;
+    use serde_json::json;
+
+    const MARK: &str = "x'); drop table contacts; --";
+
+    /// Every string field of every kind carries hostile text; none of it reaches the statement text.
+    #[test]
+    fn no_statement_text_contains_request_input() {
+        let rule = json!({ "op": "or", "conditions": [
+            { "field": "state", "op": "in", "value": [MARK, "NY"] },
+            { "field": "channel", "op": "in", "value": [MARK] },
+            { "field": "campaign", "op": "in", "value": [MARK] },
+            { "field": "zipPrefix", "op": "startsWith", "value": "1'; --" },
+            { "field": "totalGiven", "op": "gte", "value": "987654.32", "window": { "days": 4321 } },
+            { "field": "gave", "op": "between", "value": { "from": "2024-01-02", "to": "2024-03-04" } },
+            { "field": "list", "op": "notIn", "value": [987654321] },
+            { "field": "rfmCell", "op": "in", "value": ["543"] },
+        ], "groups": [{ "op": "and", "conditions": [
+            { "field": "giftCount", "op": "eq", "value": 77777 },
+            { "field": "opened", "op": "withinDays", "value": 8888 },
+        ]}]});
+        let group = parse(&rule).unwrap();
+        let (text, values) = count_statement(&group);
+        for needle in [
+            "drop table",
+            "1'; --",
+            "987654",
+            "4321",
+            "2024-01-02",
+            "987654321",
+            "543",
+            "77777",
+            "8888",
+            "NY",
+        ] {
+            assert!(!text.contains(needle), "{needle} found in {text}");
+        }
+        assert!(values.0.len() >= 12);
+        let (insert, _) = insert_members_statement(&group, 424242);
+        assert!(!insert.contains("424242") && !insert.contains("drop table"));
+    }
 }
