@@ -30,7 +30,15 @@ export function SegmentDetail() {
   const [params] = useSearchParams();
   const id = Number(params.get('id') ?? '') || null;
   const segment = useGetSegment(id ?? 0, {
-    query: { enabled: id !== null, meta: { errorMessage: 'Could not load the segment' } },
+    query: {
+      enabled: id !== null,
+      // Until the Update Segment job has computed the saved rule, look again every two seconds.
+      refetchInterval: (q) => {
+        const s = q.state.data;
+        return s && (!s.computed || s.computed < s.updated) ? 2000 : false;
+      },
+      meta: { errorMessage: 'Could not load the segment' },
+    },
   });
   if (id !== null && segment.isPending) return <PageSpinner label="Loading the segment" />;
   return <SegmentEditor key={id ?? 'new'} segment={id !== null ? segment.data : undefined} />;
@@ -105,7 +113,7 @@ function SegmentEditor({ segment }: { segment?: SegmentView }) {
               ? `Last computed ${new Date(segment.computed).toLocaleString()}`
               : 'Not computed yet: the figures appear once the Update Segment job finishes.'}
           </p>
-          <SegmentFigures segment={segment} />
+          <SegmentFigures key={segment.computed ?? 'none'} segment={segment} />
         </>
       )}
     </>
