@@ -17,6 +17,8 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         }
     };
     let mut tick = tokio::time::interval(every);
+    // Segments are looked at every few minutes, the first time a while after start (not on every mailing pass).
+    let mut segments_checked = tokio::time::Instant::now();
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -29,6 +31,29 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         }
         if let Err(e) = once(&tenancy, &queue).await {
             tracing::warn!(error = %e, "mailing scheduler pass failed");
+        }
+        if segments_checked.elapsed() >= SEGMENTS_EVERY {
+            segments_checked = tokio::time::Instant::now();
+            segments_pass(&tenancy, &queue).await;
+        }
+    }
+}
+
+/// How often the scheduler looks for segments due a recompute.
+const SEGMENTS_EVERY: Duration = Duration::from_secs(300);
+
+/// One pass over every enabled client for segments due a recompute (see [`segments_due`]).
+pub async fn segments_pass(tenancy: &Tenancy, queue: &JobQueue) {
+    let clients = match tenancy.list_clients().await {
+        Ok(clients) => clients,
+        Err(e) => {
+            tracing::warn!(error = %e, "segment schedule could not list clients");
+            return;
+        }
+    };
+    for client in clients.into_iter().filter(|c| c.enabled) {
+        if let Err(e) = segments_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %e, "segment schedule skipped a client")
         }
     }
 }
@@ -61,9 +86,6 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::J
             Err(e) => {
                 tracing::warn!(client = %client.short_name, error = %e, "scheduler skipped a client")
             }
-        }
-        if let Err(e) = segments_due(tenancy, queue, &client).await {
-            tracing::warn!(client = %client.short_name, error = %e, "segment schedule skipped a client")
         }
     }
     Ok(started)
