@@ -5,6 +5,18 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tenancy::Client;
 
+/// who, days ago, amount, recurring months, refunded, source code, state, zip
+type Gift = (
+    &'static str,
+    i32,
+    &'static str,
+    Option<i32>,
+    bool,
+    Option<i64>,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
 struct People {
     ids: Vec<(&'static str, i64)>,
 }
@@ -71,16 +83,7 @@ async fn fixture(app: &TestApp, client: &Client) -> (People, i64, i64) {
     .fetch_one(&mut *tx)
     .await
     .unwrap();
-    let gifts: [(
-        &str,
-        i32,
-        &str,
-        Option<i32>,
-        bool,
-        Option<i64>,
-        Option<&str>,
-        Option<&str>,
-    ); 7] = [
+    let gifts: [Gift; 7] = [
         (
             "a",
             400,
@@ -707,10 +710,16 @@ async fn the_scheduler_queues_one_recompute_of_every_segment_when_they_are_due()
     let app = spawn_app().await;
     let client = app.create_client().await;
     fixture(&app, &client).await;
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name).await.unwrap();
+    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap();
     // New standard segments were never computed: due. A second look while that job waits queues nothing.
-    assert!(worker::segments_due(&app.tenancy, &queue, &client).await.unwrap());
-    assert!(!worker::segments_due(&app.tenancy, &queue, &client).await.unwrap());
+    assert!(worker::segments_due(&app.tenancy, &queue, &client)
+        .await
+        .unwrap());
+    assert!(!worker::segments_due(&app.tenancy, &queue, &client)
+        .await
+        .unwrap());
     let _worker = app.start_worker().await;
     let s = app.session(&client).await;
     let mut tx = app.tenancy.begin(&client).await.unwrap();
@@ -736,7 +745,12 @@ async fn the_scheduler_queues_one_recompute_of_every_segment_when_they_are_due()
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["name"].as_str().unwrap().to_owned(), s["size"].as_i64().unwrap()))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["size"].as_i64().unwrap(),
+            )
+        })
         .collect();
     // The fixture: active a, e; lapsed b; sustainer e; actives d (human open); never d, f; new donor e.
     assert_eq!(
@@ -752,5 +766,9 @@ async fn the_scheduler_queues_one_recompute_of_every_segment_when_they_are_due()
             ("SYBUNT".to_owned(), sybunt),
         ]
     );
-    assert!(segments.as_array().unwrap().iter().all(|s| s["computed"].is_string()));
+    assert!(segments
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["computed"].is_string()));
 }
