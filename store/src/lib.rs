@@ -9,3 +9,4 @@
 
 pub mod lists;
 pub mod revenue;
+pub mod segments;

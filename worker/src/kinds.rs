@@ -19,6 +19,8 @@ pub enum JobKind {
     SendMailing { mailing_id: i64 },
     /// An ActBlue or WinRed export, or a column-mapped contributions file.
     ContributionImport(ContributionPlan),
+    /// Materialises a segment's members (`Some`), or refreshes RFM scores and every segment (`None`).
+    UpdateSegment { segment_id: Option<i64> },
 }
 
 impl JobKind {
@@ -31,6 +33,7 @@ impl JobKind {
             Self::ContactImport(_) => "Contact Import",
             Self::SendMailing { .. } => "Send Mailing",
             Self::ContributionImport(_) => "Contributions Import",
+            Self::UpdateSegment { .. } => "Update Segment",
         }
     }
 
@@ -42,6 +45,7 @@ impl JobKind {
             Self::ContactImport(_) => "contact-import",
             Self::SendMailing { .. } => "send-mailing",
             Self::ContributionImport(_) => "contribution-import",
+            Self::UpdateSegment { .. } => "update-segment",
         }
     }
 
@@ -53,6 +57,7 @@ impl JobKind {
                 serde_json::to_value(plan).unwrap_or_default()
             }
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
+            Self::UpdateSegment { segment_id } => json!({ "segmentId": segment_id }),
         }
     }
 
@@ -65,6 +70,9 @@ impl JobKind {
             "ngp-import" => Ok(Self::NgpImport(plan()?)),
             "contact-import" => Ok(Self::ContactImport(plan()?)),
             "contribution-import" => Ok(Self::ContributionImport(serde_json::from_value(payload)?)),
+            "update-segment" => Ok(Self::UpdateSegment {
+                segment_id: payload.get("segmentId").and_then(serde_json::Value::as_i64),
+            }),
             "send-mailing" => payload
                 .get("mailingId")
                 .and_then(serde_json::Value::as_i64)
@@ -81,6 +89,9 @@ impl JobKind {
     pub async fn run(&self, ctx: &JobContext<'_>) -> Result<JobResult, JobError> {
         let plan = match self {
             Self::SendMailing { mailing_id } => return crate::send::run(ctx, *mailing_id).await,
+            Self::UpdateSegment { segment_id } => {
+                return crate::segments::run(ctx, *segment_id).await
+            }
             Self::ContributionImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = contributions::run(&mut tx, plan).await?;

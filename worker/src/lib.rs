@@ -14,6 +14,7 @@ mod row;
 mod runner;
 mod schedule;
 pub mod secret;
+mod segments;
 mod send;
 
 pub use error::JobError;
@@ -21,6 +22,7 @@ pub use kinds::JobKind;
 pub use pool::{run_pool, PoolConfig};
 pub use queue::{JobMessage, JobQueue, DEFAULT_QUEUE};
 pub use row::{JobResult, JobRow};
+pub use schedule::segments_due;
 
 /// What jobs need besides the database: outgoing mail and its signed links.
 pub struct Services {

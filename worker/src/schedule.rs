@@ -17,6 +17,8 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         }
     };
     let mut tick = tokio::time::interval(every);
+    // Segments are looked at every few minutes, the first time a while after start (not on every mailing pass).
+    let mut segments_checked = tokio::time::Instant::now();
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -29,6 +31,29 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         }
         if let Err(e) = once(&tenancy, &queue).await {
             tracing::warn!(error = %e, "mailing scheduler pass failed");
+        }
+        if segments_checked.elapsed() >= SEGMENTS_EVERY {
+            segments_checked = tokio::time::Instant::now();
+            segments_pass(&tenancy, &queue).await;
+        }
+    }
+}
+
+/// How often the scheduler looks for segments due a recompute.
+const SEGMENTS_EVERY: Duration = Duration::from_secs(300);
+
+/// One pass over every enabled client for segments due a recompute (see [`segments_due`]).
+pub async fn segments_pass(tenancy: &Tenancy, queue: &JobQueue) {
+    let clients = match tenancy.list_clients().await {
+        Ok(clients) => clients,
+        Err(e) => {
+            tracing::warn!(error = %e, "segment schedule could not list clients");
+            return;
+        }
+    };
+    for client in clients.into_iter().filter(|c| c.enabled) {
+        if let Err(e) = segments_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %e, "segment schedule skipped a client")
         }
     }
 }
@@ -93,4 +118,39 @@ async fn start_due(
     queue.enqueue_many(tx, None, &kinds).await?;
     tracing::info!(client = %client.short_name, mailings = kinds.len(), "mailings due; sends queued");
     Ok(kinds.len())
+}
+
+/// Queues one "Update Segment" job over every segment when a segment was last computed before the client's
+/// today began (the nightly run) or before the last finished contributions import, and no such job is queued,
+/// running or was started in the last 15 minutes. Returns whether it queued one.
+pub async fn segments_due(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<bool, crate::JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let due: bool = sqlx::query_scalar(
+        "select exists (
+                    select 1 from segments s
+                    where s.computed is null
+                       or s.computed < client_day_start(client_today())
+                       or s.computed < (select max(j.updated) from jobs j
+                                        where j.command = 'contribution-import' and j.status = 'done'
+                                          and j.success))
+                and not exists (
+                    select 1 from jobs j
+                    where j.command = 'update-segment' and j.payload -> 'segmentId' = 'null'::jsonb
+                      and (j.status <> 'done' or j.created > now() - interval '15 minutes'))",
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if !due {
+        tx.commit().await?;
+        return Ok(false);
+    }
+    queue
+        .enqueue(tx, None, &JobKind::UpdateSegment { segment_id: None })
+        .await?;
+    tracing::info!(client = %client.short_name, "segments due; update queued");
+    Ok(true)
 }

@@ -11,6 +11,7 @@ pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
 pub mod revenue;
+pub mod segments;
 pub mod session;
 pub mod settings;
 pub mod tracking;
@@ -43,6 +44,8 @@ pub enum ApiTags {
     Tracking,
     /// Contributions, source codes and the value of origin codes
     Revenue,
+    /// Segments: rule-based sets of contacts, their members and figures
+    Segments,
     /// Service health
     Health,
 }
@@ -66,6 +69,7 @@ pub type Apis = (
         revenue::giving::RevenueSelectionApi,
         revenue::source_codes::SourceCodesApi,
         revenue::imports::ContributionImportsApi,
+        segments::SegmentsApi,
     ),
     tracking::TrackingApi,
     health::HealthApi,
@@ -92,6 +96,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 revenue::giving::RevenueSelectionApi,
                 revenue::source_codes::SourceCodesApi,
                 revenue::imports::ContributionImportsApi,
+                segments::SegmentsApi,
             ),
             tracking::TrackingApi,
             health::HealthApi,

@@ -18,5 +18,6 @@ mod jobs;
 mod lists;
 mod mailings;
 mod revenue;
+mod segments;
 mod settings;
 mod tenancy_isolation;

@@ -256,6 +256,21 @@ fn guard_table() -> Vec<Expected> {
         expect("importContributions", Client(&["pageContributions"])).with(Body::Contributions),
         expect("listContributionImportFields", Client(&["pageContributions"])),
         expect("actblueWebhook", Public),
+        expect("listSegments", Client(&["pageSegments"])),
+        expect("createSegment", Client(&["pageSegments"]))
+            .json(json!({ "name": "Guard", "rule": { "op": "and", "conditions": [] } })),
+        expect("previewSegmentCount", Client(&["pageSegments"]))
+            .json(json!({ "rule": { "op": "and", "conditions": [] } })),
+        expect("getSegment", Client(&["pageSegments"])),
+        expect("updateSegment", Client(&["pageSegments"]))
+            .json(json!({ "name": "Guard", "rule": { "op": "and", "conditions": [] } })),
+        expect("deleteSegment", Client(&["pageSegments"])),
+        expect("computeSegment", Client(&["pageSegments"])),
+        expect("listSegmentMembers", Client(&["pageSegments"])),
+        expect("exportSegment", Client(&["pageSegments"])),
+        expect("saveSegmentAsList", Client(&["pageSegments"])).json(json!({ "name": "Guard" })),
+        expect("getSegmentAnalytics", Client(&["pageSegments"])),
+        expect("listSegmentNames", ClientUser),
     ]
 }
 

@@ -74,7 +74,10 @@ const productRoutes: RouteObject[] = [
     },
     { path: 'contacts/:id', handle: { title: 'Contact' }, lazy: () => import('./routes/contacts/detail') },
   ]),
-  placeholder('segments', { title: 'Segments', notice: 'Segments are not available yet.' }),
+  guarded('pageSegments', 'page', [
+    { path: 'segments', handle: { title: 'Segments' }, lazy: () => import('./routes/segments/index') },
+    { path: 'segments/detail', handle: { title: 'Segment' }, lazy: () => import('./routes/segments/detail') },
+  ]),
   guarded('pageContactOriginCodes', 'page', [
     {
       path: 'segments/origin-codes',
@@ -82,7 +85,6 @@ const productRoutes: RouteObject[] = [
       lazy: () => import('./routes/segments/origin-codes'),
     },
   ]),
-  placeholder('segments/detail', { title: 'Segment', notice: 'Segment details are not available yet.' }),
   { path: 'jobs', lazy: () => import('./routes/jobs') },
   placeholder('projections', { title: 'Projections', notice: 'Projections are not available yet.' }),
   placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),

@@ -6,6 +6,7 @@ export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
 export * from './revenue/revenue.ts';
+export * from './segments/segments.ts';
 export * from './settings/settings.ts';
 export * from './tracking/tracking.ts';
 export * from './users/users.ts';
