@@ -1,4 +1,5 @@
 use crate::import::contributions::{self, ContributionPlan};
+use crate::import::media::{self, MediaPlan};
 use crate::import::{self, ImportPlan};
 use crate::{JobContext, JobError, JobResult};
 use serde_json::json;
@@ -19,6 +20,8 @@ pub enum JobKind {
     SendMailing { mailing_id: i64 },
     /// An ActBlue or WinRed export, or a column-mapped contributions file.
     ContributionImport(ContributionPlan),
+    /// A Meta Ads Manager or Google Ads export, or a column-mapped ads file.
+    MediaImport(MediaPlan),
 }
 
 impl JobKind {
@@ -31,6 +34,7 @@ impl JobKind {
             Self::ContactImport(_) => "Contact Import",
             Self::SendMailing { .. } => "Send Mailing",
             Self::ContributionImport(_) => "Contributions Import",
+            Self::MediaImport(_) => "Media Import",
         }
     }
 
@@ -42,6 +46,7 @@ impl JobKind {
             Self::ContactImport(_) => "contact-import",
             Self::SendMailing { .. } => "send-mailing",
             Self::ContributionImport(_) => "contribution-import",
+            Self::MediaImport(_) => "media-import",
         }
     }
 
@@ -53,6 +58,7 @@ impl JobKind {
                 serde_json::to_value(plan).unwrap_or_default()
             }
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
+            Self::MediaImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
         }
     }
 
@@ -65,6 +71,7 @@ impl JobKind {
             "ngp-import" => Ok(Self::NgpImport(plan()?)),
             "contact-import" => Ok(Self::ContactImport(plan()?)),
             "contribution-import" => Ok(Self::ContributionImport(serde_json::from_value(payload)?)),
+            "media-import" => Ok(Self::MediaImport(serde_json::from_value(payload)?)),
             "send-mailing" => payload
                 .get("mailingId")
                 .and_then(serde_json::Value::as_i64)
@@ -84,6 +91,12 @@ impl JobKind {
             Self::ContributionImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = contributions::run(&mut tx, plan).await?;
+                tx.commit().await?;
+                return Ok(result);
+            }
+            Self::MediaImport(plan) => {
+                let mut tx = ctx.tenancy.begin(ctx.client).await?;
+                let result = media::run(&mut tx, plan).await?;
                 tx.commit().await?;
                 return Ok(result);
             }

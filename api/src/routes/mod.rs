@@ -11,7 +11,9 @@ pub mod imports;
 pub mod jobs;
 pub mod lists;
 pub mod mailings;
+pub mod media;
 pub mod origin_codes;
+pub mod projections;
 pub mod session;
 pub mod settings;
 pub mod source_codes;
@@ -45,6 +47,10 @@ pub enum ApiTags {
     Tracking,
     /// Contributions, source codes and the value of origin codes
     Revenue,
+    /// Media: ads, their spend and what it brought in
+    Media,
+    /// Projections, goals and pacing
+    Projections,
     /// Service health
     Health,
 }
@@ -70,6 +76,7 @@ pub type Apis = (
     ),
     tracking::TrackingApi,
     health::HealthApi,
+    (media::MediaApi, projections::ProjectionsApi),
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
@@ -95,6 +102,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             ),
             tracking::TrackingApi,
             health::HealthApi,
+            (media::MediaApi, projections::ProjectionsApi),
         ),
         "Compass",
         env!("CARGO_PKG_VERSION"),
