@@ -116,7 +116,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     }
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    Some(if n % 2 == 1 {
+    Some(if !n.is_multiple_of(2) {
         v[n / 2]
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
@@ -176,7 +176,7 @@ impl History {
             return Some(1.0);
         }
         let left = len - d;
-        let quarter_end = m.month() % 3 == 0;
+        let quarter_end = m.month().is_multiple_of(3);
         let prior = |n: u32| (1..=n).map(move |i| m - Months::new(i));
         let shares = |months: Vec<NaiveDate>| {
             months
@@ -186,7 +186,7 @@ impl History {
         };
         if quarter_end {
             // Quarter-end months: the prior eight quarter ends (two years), when at least two have revenue.
-            let q = shares(prior(24).filter(|k| k.month() % 3 == 0).collect());
+            let q = shares(prior(24).filter(|k| k.month().is_multiple_of(3)).collect());
             if q.len() >= 2 {
                 return median(q);
             }
@@ -480,7 +480,7 @@ pub struct Marker {
 /// The year's inflection markers: the FEC quarter ends, then the stored events (election day, user events).
 pub async fn markers(conn: &mut PgConnection, year: i32) -> Result<Vec<Marker>, sqlx::Error> {
     sqlx::query_as::<_, Marker>(
-        "select null::bigint as id, make_date($1, q * 3, 1) + interval '1 month' - interval '1 day' as day,
+        "select null::bigint as id, (make_date($1, q * 3, 1) + interval '1 month' - interval '1 day')::date as day,
                 'Q' || q || ' end' as label, 'quarter_end' as kind
          from generate_series(1, 4) q
          union all

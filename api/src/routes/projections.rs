@@ -116,6 +116,8 @@ pub struct ProjectionView {
 
 #[derive(Debug, Object)]
 pub struct GoalInput {
+    /// 1–12, a month of the current year.
+    pub month: u32,
     /// A decimal amount ≥ 0; null or empty clears the goal.
     #[oai(nullable)]
     pub amount: Option<String>,
@@ -203,7 +205,7 @@ impl ProjectionsApi {
 
     /// Sets or clears the goal of a month of the current year.
     #[oai(
-        path = "/api/projections/goals/:month",
+        path = "/api/projections/goals",
         method = "put",
         operation_id = "setProjectionGoal"
     )]
@@ -211,11 +213,11 @@ impl ProjectionsApi {
         &self,
         state: Data<&SharedState>,
         auth: ClientAuth,
-        month: Path<u32>,
         body: Json<GoalInput>,
     ) -> Result<Json<ProjectionMonthGoal>, ApiError> {
         auth.0.require(PAGE_PROJECTIONS)?;
-        if !(1..=12).contains(&month.0) {
+        let month = body.0.month;
+        if !(1..=12).contains(&month) {
             return Err(ApiError::BadRequest("month must be 1 to 12".to_owned()));
         }
         let value = match body.0.amount.as_deref().map(str::trim) {
@@ -226,11 +228,11 @@ impl ProjectionsApi {
         };
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let year = projections::client_today(&mut tx).await?.year();
-        projections::set_goal(&mut tx, year, month.0, value.as_deref()).await?;
+        projections::set_goal(&mut tx, year, month, value.as_deref()).await?;
         tx.commit().await?;
         Ok(Json(ProjectionMonthGoal {
             year,
-            month: month.0,
+            month,
             goal: value,
         }))
     }

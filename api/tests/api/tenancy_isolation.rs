@@ -266,7 +266,7 @@ fn guard_table() -> Vec<Expected> {
         expect("listAdGroupNames", ClientUser),
         expect("listAdNames", ClientUser),
         expect("getProjections", Client(&["pageProjections"])),
-        expect("setProjectionGoal", Client(&["pageProjections"])).json(json!({ "amount": "100" })),
+        expect("setProjectionGoal", Client(&["pageProjections"])).json(json!({ "month": 1, "amount": "100" })),
         expect("addInflectionEvent", Client(&["pageProjections"]))
             .json(json!({ "date": "2026-11-03", "label": "Guard" })),
         expect("deleteInflectionEvent", Client(&["pageProjections"])),

@@ -7,6 +7,8 @@
  */
 
 export interface GoalInput {
+  /** 1–12, a month of the current year. */
+  month: number;
   /**
      * A decimal amount ≥ 0; null or empty clears the goal.
      * @nullable

@@ -156,19 +156,18 @@ export function useGetProjections<TData = Awaited<ReturnType<typeof getProjectio
 
 
 
-export const getSetProjectionGoalUrl = (month: number,) => {
+export const getSetProjectionGoalUrl = () => {
 
 
 
 
-  return `/api/projections/goals/${month}`
+  return `/api/projections/goals`
 }
 
 /**
  * @summary Sets or clears the goal of a month of the current year.
  */
-export const setProjectionGoal = async (month: number,
-    goalInput: GoalInput, options?: Parameters<typeof customFetch>[1]): Promise<ProjectionMonthGoal> => {
+export const setProjectionGoal = async (goalInput: GoalInput, options?: Parameters<typeof customFetch>[1]): Promise<ProjectionMonthGoal> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
@@ -184,7 +183,7 @@ export const setProjectionGoal = async (month: number,
     }
     return headers;
   };
-return customFetch<ProjectionMonthGoal>(getSetProjectionGoalUrl(month),
+return customFetch<ProjectionMonthGoal>(getSetProjectionGoalUrl(),
   {
     ...options,
     method: 'PUT',
@@ -214,9 +213,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
       const mutationFn: MutationFunction<Awaited<ReturnType<typeof setProjectionGoal>>, SetProjectionGoalMutationVariables> = (props) => {
-          const {month,data} = props ?? {};
+          const {data} = props ?? {};
 
-          return  setProjectionGoal(month,data,requestOptions)
+          return  setProjectionGoal(data,requestOptions)
         }
 
 
@@ -229,7 +228,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type SetProjectionGoalMutationResult = NonNullable<Awaited<ReturnType<typeof setProjectionGoal>>>
     export type SetProjectionGoalMutationBody = BodyType<GoalInput>
     export type SetProjectionGoalMutationError = ErrorType<ErrorMessage>
-    export type SetProjectionGoalMutationVariables = {month: number;data: BodyType<GoalInput>}
+    export type SetProjectionGoalMutationVariables = {data: BodyType<GoalInput>}
 
     /**
  * @summary Sets or clears the goal of a month of the current year.
