@@ -19,7 +19,7 @@ test('a Meta export imports as a job and the Media page shows its figures per ca
   await dialog.getByLabel('Meta Ads Manager').check();
   await dialog.getByLabel('File').setInputFiles({ name: 'meta.csv', mimeType: 'text/csv', buffer: Buffer.from(META) });
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByRole('dialog')).toContainText('Media Import finished', { timeout: 30_000 });
+  await expect(page.getByRole('dialog').filter({ hasText: 'Media Import finished' })).toBeVisible({ timeout: 30_000 });
   await page.goto('/media?from=2026-10-01&to=2026-10-02');
   const table = page.getByRole('table', { name: 'Media performance' });
   const row = table.getByRole('row').filter({ hasText: 'E2E Fall Acquisition' });
