@@ -1,5 +1,7 @@
 //! The demo client the run command creates: realistic contacts, origin codes and lists, made set-based in SQL.
 
+mod media;
+
 use crate::error::ApiError;
 use tenancy::{Client, ClientShort, Tenancy};
 use worker::{JobKind, JobQueue};
@@ -27,6 +29,7 @@ pub async fn seed(
         seed_mailings(&mut tx).await?;
         seed_people(&mut tx).await?;
         seed_gifts(&mut tx, gifts).await?;
+        media::seed_media(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -80,6 +83,7 @@ pub async fn seed(
     seed_mailings(&mut tx).await?;
     seed_people(&mut tx).await?;
     seed_gifts(&mut tx, gifts).await?;
+    media::seed_media(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists).await?;
     Ok(client)

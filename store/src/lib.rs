@@ -10,3 +10,5 @@
 pub mod lists;
 pub mod revenue;
 pub mod segments;
+pub mod media;
+pub mod projections;

@@ -1,4 +1,5 @@
 use crate::import::contributions::{self, ContributionPlan};
+use crate::import::media::{self, MediaPlan};
 use crate::import::{self, ImportPlan};
 use crate::{JobContext, JobError, JobResult};
 use serde_json::json;
@@ -21,6 +22,8 @@ pub enum JobKind {
     ContributionImport(ContributionPlan),
     /// Materialises a segment's members (`Some`), or refreshes RFM scores and every segment (`None`).
     UpdateSegment { segment_id: Option<i64> },
+    /// A Meta Ads Manager or Google Ads export, or a column-mapped ads file.
+    MediaImport(MediaPlan),
 }
 
 impl JobKind {
@@ -34,6 +37,7 @@ impl JobKind {
             Self::SendMailing { .. } => "Send Mailing",
             Self::ContributionImport(_) => "Contributions Import",
             Self::UpdateSegment { .. } => "Update Segment",
+            Self::MediaImport(_) => "Media Import",
         }
     }
 
@@ -46,6 +50,7 @@ impl JobKind {
             Self::SendMailing { .. } => "send-mailing",
             Self::ContributionImport(_) => "contribution-import",
             Self::UpdateSegment { .. } => "update-segment",
+            Self::MediaImport(_) => "media-import",
         }
     }
 
@@ -58,6 +63,7 @@ impl JobKind {
             }
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
             Self::UpdateSegment { segment_id } => json!({ "segmentId": segment_id }),
+            Self::MediaImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
         }
     }
 
@@ -73,6 +79,7 @@ impl JobKind {
             "update-segment" => Ok(Self::UpdateSegment {
                 segment_id: payload.get("segmentId").and_then(serde_json::Value::as_i64),
             }),
+            "media-import" => Ok(Self::MediaImport(serde_json::from_value(payload)?)),
             "send-mailing" => payload
                 .get("mailingId")
                 .and_then(serde_json::Value::as_i64)
@@ -95,6 +102,12 @@ impl JobKind {
             Self::ContributionImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = contributions::run(&mut tx, plan).await?;
+                tx.commit().await?;
+                return Ok(result);
+            }
+            Self::MediaImport(plan) => {
+                let mut tx = ctx.tenancy.begin(ctx.client).await?;
+                let result = media::run(&mut tx, plan).await?;
                 tx.commit().await?;
                 return Ok(result);
             }

@@ -9,9 +9,11 @@ pub mod imports;
 pub mod jobs;
 pub mod lists;
 pub mod mailings;
+pub mod media;
 pub mod origin_codes;
 pub mod revenue;
 pub mod segments;
+pub mod projections;
 pub mod session;
 pub mod settings;
 pub mod tracking;
@@ -46,6 +48,10 @@ pub enum ApiTags {
     Revenue,
     /// Segments: rule-based sets of contacts, their members and figures
     Segments,
+    /// Media: ads, their spend and what it brought in
+    Media,
+    /// Projections, goals and pacing
+    Projections,
     /// Service health
     Health,
 }
@@ -73,6 +79,7 @@ pub type Apis = (
     ),
     tracking::TrackingApi,
     health::HealthApi,
+    (media::MediaApi, projections::ProjectionsApi),
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
@@ -100,6 +107,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             ),
             tracking::TrackingApi,
             health::HealthApi,
+            (media::MediaApi, projections::ProjectionsApi),
         ),
         "Compass",
         env!("CARGO_PKG_VERSION"),

@@ -17,6 +17,7 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod media;
 mod revenue;
 mod segments;
 mod settings;

@@ -255,6 +255,22 @@ fn guard_table() -> Vec<Expected> {
         expect("listOriginCodeAcquisition", Client(&["pageContactOriginCodes"])),
         expect("importContributions", Client(&["pageContributions"])).with(Body::Contributions),
         expect("listContributionImportFields", Client(&["pageContributions"])),
+        expect("importMedia", Client(&["pageMedia"])).with(Body::Contributions),
+        expect("listMediaImportFields", Client(&["pageMedia"])),
+        expect("getMediaPerformance", Client(&["pageMedia"])),
+        expect("getMediaSeries", Client(&["pageMedia"])),
+        expect("listMediaAds", Client(&["pageMedia"])),
+        expect("setMediaAdCodes", Client(&["pageMedia"]))
+            .json(json!({ "refcodes": [], "originCodeIds": [] })),
+        expect("listAdCampaignNames", ClientUser),
+        expect("listAdGroupNames", ClientUser),
+        expect("listAdNames", ClientUser),
+        expect("getProjections", Client(&["pageProjections"])),
+        expect("setProjectionGoal", Client(&["pageProjections"])).json(json!({ "month": 1, "amount": "100" })),
+        expect("addInflectionEvent", Client(&["pageProjections"]))
+            .json(json!({ "date": "2026-11-03", "label": "Guard" })),
+        expect("deleteInflectionEvent", Client(&["pageProjections"])),
+        expect("listInflectionMarkers", ClientUser),
         expect("actblueWebhook", Public),
         expect("listSegments", Client(&["pageSegments"])),
         expect("createSegment", Client(&["pageSegments"]))

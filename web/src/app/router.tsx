@@ -86,7 +86,9 @@ const productRoutes: RouteObject[] = [
     },
   ]),
   { path: 'jobs', lazy: () => import('./routes/jobs') },
-  placeholder('projections', { title: 'Projections', notice: 'Projections are not available yet.' }),
+  guarded('pageProjections', 'page', [
+    { path: 'projections', handle: { title: 'Projections' }, lazy: () => import('./routes/projections') },
+  ]),
   placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
   { path: 'users', loader: () => redirect('/users/profile'), element: null },
   { path: 'users/profile', handle: { title: 'Profile' }, lazy: () => import('./routes/users/profile') },
@@ -103,7 +105,7 @@ const productRoutes: RouteObject[] = [
   guarded(EDIT_ROLE, 'client', [
     { path: 'users/roles', handle: { title: 'Manage Roles' }, lazy: () => import('./routes/users/roles') },
   ]),
-  placeholder('media', { title: 'Media' }),
+  guarded('pageMedia', 'page', [{ path: 'media', handle: { title: 'Media' }, lazy: () => import('./routes/media') }]),
   placeholder('email-analytics', { title: 'Email Analytics' }),
   guarded(EDIT_ROLE, 'client', [{ path: 'system', handle: { title: 'System' }, lazy: () => import('./routes/system') }]),
   { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },

@@ -5,6 +5,8 @@ export * from './health/health.ts';
 export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
+export * from './media/media.ts';
+export * from './projections/projections.ts';
 export * from './revenue/revenue.ts';
 export * from './segments/segments.ts';
 export * from './settings/settings.ts';

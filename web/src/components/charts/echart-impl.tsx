@@ -1,6 +1,12 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import {
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import type { EChartProps } from './echart';
@@ -15,6 +21,7 @@ echarts.use([
   TooltipComponent,
   LegendComponent,
   VisualMapComponent,
+  MarkLineComponent,
   SVGRenderer,
 ]);
 

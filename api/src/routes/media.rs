@@ -1,0 +1,550 @@
+//! Media: ads imports (Meta Ads Manager, Google Ads, or any file with a column mapping) as jobs, the figures per
+//! campaign, ad group and ad, the spend-versus-revenue series, each ad's refcodes and origin codes, and the ad
+//! names for the selection lists. Figures and their definitions live in `store::media` (README "Media").
+
+use super::imports::store as store_upload;
+use super::jobs::{Job, JobAccepted};
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use chrono::NaiveDate;
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::types::multipart::Upload;
+use poem_openapi::{Enum, Multipart, Object, OpenApi};
+use std::collections::BTreeMap;
+use store::media::import::{AdField, AdPlatform};
+use store::media::{self, CodesError, Level};
+use tenancy::TenantTx;
+use worker::import::media::MediaPlan;
+use worker::JobKind;
+
+pub const PAGE_MEDIA: &str = "pageMedia";
+/// The longest range the page may ask for.
+const MAX_RANGE_DAYS: i64 = 3660;
+
+pub struct MediaApi;
+
+#[derive(Debug, Multipart)]
+pub struct MediaUpload {
+    /// .csv, .xls or .xlsx
+    pub file: Upload,
+    /// meta, google or other
+    pub platform: String,
+    /// For `other`: JSON object of file column header → field id (see GET /api/media/import/fields).
+    pub mapping: Option<String>,
+}
+
+/// A field an ads file column can be mapped to.
+#[derive(Debug, Object)]
+pub struct MediaField {
+    pub id: String,
+    pub label: String,
+    pub required: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum MediaLevel {
+    Campaign,
+    Group,
+    Ad,
+}
+
+/// One row of the media table. Money and ratios are decimal strings; a ratio is null when its divisor is zero.
+#[derive(Debug, Object)]
+pub struct MediaRow {
+    pub id: i64,
+    pub name: String,
+    #[oai(nullable)]
+    pub campaign: Option<String>,
+    #[oai(rename = "adGroup", nullable)]
+    pub ad_group: Option<String>,
+    #[oai(nullable)]
+    pub platform: Option<String>,
+    pub spend: String,
+    pub impressions: i64,
+    pub clicks: i64,
+    pub conversions: String,
+    /// spend ÷ impressions × 1000
+    #[oai(nullable)]
+    pub cpm: Option<String>,
+    /// spend ÷ clicks
+    #[oai(nullable)]
+    pub cpc: Option<String>,
+    /// clicks ÷ impressions (a fraction, 4 places)
+    #[oai(nullable)]
+    pub ctr: Option<String>,
+    #[oai(rename = "newContacts")]
+    pub new_contacts: i64,
+    /// spend ÷ new contacts
+    #[oai(nullable)]
+    pub cpl: Option<String>,
+    #[oai(rename = "newDonors")]
+    pub new_donors: i64,
+    /// spend ÷ new donors
+    #[oai(rename = "costPerDonor", nullable)]
+    pub cost_per_donor: Option<String>,
+    #[oai(rename = "revenue0")]
+    pub revenue_0: String,
+    #[oai(rename = "revenue30")]
+    pub revenue_30: String,
+    #[oai(rename = "revenue90")]
+    pub revenue_90: String,
+    #[oai(rename = "revenue365")]
+    pub revenue_365: String,
+    #[oai(rename = "roas0", nullable)]
+    pub roas_0: Option<String>,
+    #[oai(rename = "roas30", nullable)]
+    pub roas_30: Option<String>,
+    #[oai(rename = "roas90", nullable)]
+    pub roas_90: Option<String>,
+    #[oai(rename = "roas365", nullable)]
+    pub roas_365: Option<String>,
+}
+
+impl From<media::MediaRow> for MediaRow {
+    fn from(r: media::MediaRow) -> Self {
+        Self {
+            id: r.id,
+            name: r.name,
+            campaign: r.campaign,
+            ad_group: r.ad_group,
+            platform: r.platform,
+            spend: r.spend,
+            impressions: r.impressions,
+            clicks: r.clicks,
+            conversions: r.conversions,
+            cpm: r.cpm,
+            cpc: r.cpc,
+            ctr: r.ctr,
+            new_contacts: r.new_contacts,
+            cpl: r.cpl,
+            new_donors: r.new_donors,
+            cost_per_donor: r.cost_per_donor,
+            revenue_0: r.revenue_0,
+            revenue_30: r.revenue_30,
+            revenue_90: r.revenue_90,
+            revenue_365: r.revenue_365,
+            roas_0: r.roas_0,
+            roas_30: r.roas_30,
+            roas_90: r.roas_90,
+            roas_365: r.roas_365,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+pub struct MediaPerformance {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub rows: Vec<MediaRow>,
+    /// Every ad (of the chosen campaign) together; people touched by two ads count once.
+    pub total: MediaRow,
+}
+
+#[derive(Debug, Object)]
+pub struct MediaDay {
+    pub day: NaiveDate,
+    pub spend: String,
+    /// Net of the gifts given that day through an ad's refcode.
+    pub revenue: String,
+}
+
+#[derive(Debug, Object)]
+pub struct MediaAd {
+    pub id: i64,
+    pub name: String,
+    #[oai(rename = "adGroup")]
+    pub ad_group: String,
+    pub campaign: String,
+    pub platform: String,
+    pub refcodes: Vec<String>,
+    #[oai(rename = "originCodeIds")]
+    pub origin_code_ids: Vec<i64>,
+}
+
+#[derive(Debug, Object)]
+pub struct AdCodesInput {
+    /// Letters, digits, underscores and dashes; at most 100.
+    pub refcodes: Vec<String>,
+    #[oai(rename = "originCodeIds")]
+    pub origin_code_ids: Vec<i64>,
+}
+
+/// An entry of a selection list whose id is a row id.
+#[derive(Debug, Object)]
+pub struct AdName {
+    pub id: i64,
+    pub label: String,
+}
+
+fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, AdField>, ApiError> {
+    let raw = raw
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .ok_or_else(|| ApiError::BadRequest("A mapped import needs a column mapping".to_owned()))?;
+    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
+        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
+    })?;
+    let mut mapping = BTreeMap::new();
+    for (column, field) in pairs {
+        if field.is_empty() {
+            continue;
+        }
+        let field = AdField::from_id(&field)
+            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
+        if mapping.values().any(|f| *f == field) {
+            return Err(ApiError::BadRequest(format!(
+                "{} is mapped twice",
+                field.label()
+            )));
+        }
+        mapping.insert(column, field);
+    }
+    for required in AdField::REQUIRED {
+        if !mapping.values().any(|f| *f == required) {
+            return Err(ApiError::BadRequest(format!(
+                "Map a column to {}",
+                required.label()
+            )));
+        }
+    }
+    Ok(mapping)
+}
+
+/// `from`–`to` in the client's calendar; by default the last 30 days up to today.
+async fn range(
+    tx: &mut TenantTx,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<(NaiveDate, NaiveDate), ApiError> {
+    let (from, to): (NaiveDate, NaiveDate) = sqlx::query_as(
+        "select coalesce($1::date, (now() at time zone time_zone)::date - 29),
+                coalesce($2::date, (now() at time zone time_zone)::date)
+         from app_settings limit 1",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(&mut **tx)
+    .await?;
+    if from > to {
+        return Err(ApiError::BadRequest(
+            "The start of the range is after its end".to_owned(),
+        ));
+    }
+    if (to - from).num_days() >= MAX_RANGE_DAYS {
+        return Err(ApiError::BadRequest(
+            "The range may span at most ten years".to_owned(),
+        ));
+    }
+    Ok((from, to))
+}
+
+#[OpenApi(tag = "ApiTags::Media")]
+impl MediaApi {
+    /// Imports ad days from a Meta Ads Manager or Google Ads export, or any file with a column mapping; the
+    /// import runs as a job. A day imported again replaces the stored one.
+    #[oai(
+        path = "/api/media/import",
+        method = "post",
+        operation_id = "importMedia"
+    )]
+    async fn import(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: MediaUpload,
+    ) -> Result<JobAccepted, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        let platform = AdPlatform::from_id(&body.platform).ok_or_else(|| {
+            ApiError::BadRequest("platform must be meta, google or other".to_owned())
+        })?;
+        let mapping = match platform {
+            AdPlatform::Other => parse_mapping(body.mapping.as_deref())?,
+            AdPlatform::Meta | AdPlatform::Google => BTreeMap::new(),
+        };
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (upload_id, filename) = store_upload(&mut tx, body.file, false).await?;
+        let plan = MediaPlan {
+            upload_id,
+            filename,
+            platform,
+            mapping,
+        };
+        let row = state
+            .queue
+            .enqueue(tx, Some(auth.0.user_id()), &JobKind::MediaImport(plan))
+            .await?;
+        Ok(JobAccepted::Accepted(Json(Job::from(row))))
+    }
+
+    /// The fields an ads file column can be mapped to.
+    #[oai(
+        path = "/api/media/import/fields",
+        method = "get",
+        operation_id = "listMediaImportFields"
+    )]
+    async fn fields(&self, auth: ClientAuth) -> Result<Json<Vec<MediaField>>, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        Ok(Json(
+            AdField::ALL
+                .into_iter()
+                .map(|f| MediaField {
+                    id: f.id().to_owned(),
+                    label: f.label().to_owned(),
+                    required: AdField::REQUIRED.contains(&f),
+                })
+                .collect(),
+        ))
+    }
+
+    /// The media figures per campaign, ad group or ad over a date range (README "Media").
+    #[oai(
+        path = "/api/media/performance",
+        method = "get",
+        operation_id = "getMediaPerformance"
+    )]
+    async fn performance(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+        level: Query<Option<MediaLevel>>,
+        #[oai(name = "campaignId")] campaign_id: Query<Option<i64>>,
+    ) -> Result<Json<MediaPerformance>, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (from, to) = range(&mut tx, from.0, to.0).await?;
+        let level = match level.0.unwrap_or(MediaLevel::Campaign) {
+            MediaLevel::Campaign => Level::Campaign,
+            MediaLevel::Group => Level::Group,
+            MediaLevel::Ad => Level::Ad,
+        };
+        let rows = media::performance(&mut tx, level, from, to, campaign_id.0).await?;
+        let total = media::performance(&mut tx, Level::Total, from, to, campaign_id.0)
+            .await?
+            .into_iter()
+            .next()
+            .map(MediaRow::from)
+            .unwrap_or_else(empty_total);
+        tx.commit().await?;
+        Ok(Json(MediaPerformance {
+            from,
+            to,
+            rows: rows.into_iter().map(MediaRow::from).collect(),
+            total,
+        }))
+    }
+
+    /// Spend and direct ad revenue per day of a date range, for the spend-versus-revenue chart.
+    #[oai(
+        path = "/api/media/series",
+        method = "get",
+        operation_id = "getMediaSeries"
+    )]
+    async fn series(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+        #[oai(name = "campaignId")] campaign_id: Query<Option<i64>>,
+    ) -> Result<Json<Vec<MediaDay>>, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (from, to) = range(&mut tx, from.0, to.0).await?;
+        let days = media::series(&mut tx, from, to, campaign_id.0).await?;
+        tx.commit().await?;
+        Ok(Json(
+            days.into_iter()
+                .map(|d| MediaDay {
+                    day: d.day,
+                    spend: d.spend,
+                    revenue: d.revenue,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Every ad with the refcodes and origin codes that tie it to money and people.
+    #[oai(path = "/api/media/ads", method = "get", operation_id = "listMediaAds")]
+    async fn ads(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<MediaAd>>, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let ads = media::ad_codes(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(
+            ads.into_iter()
+                .map(|a| MediaAd {
+                    id: a.id,
+                    name: a.name,
+                    ad_group: a.ad_group,
+                    campaign: a.campaign,
+                    platform: a.platform,
+                    refcodes: a.refcodes,
+                    origin_code_ids: a.origin_code_ids,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Replaces an ad's refcodes and origin codes. A code already tied to another ad is refused.
+    #[oai(
+        path = "/api/media/ads/:id/codes",
+        method = "put",
+        operation_id = "setMediaAdCodes"
+    )]
+    async fn set_codes(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+        body: Json<AdCodesInput>,
+    ) -> Result<Json<MediaAd>, ApiError> {
+        auth.0.require(PAGE_MEDIA)?;
+        let refcodes: Vec<String> = body
+            .0
+            .refcodes
+            .iter()
+            .map(|r| r.trim().to_owned())
+            .collect();
+        if refcodes.len() > 100 || body.0.origin_code_ids.len() > 100 {
+            return Err(ApiError::BadRequest(
+                "An ad takes at most 100 codes of each kind".to_owned(),
+            ));
+        }
+        if let Some(bad) = refcodes.iter().find(|r| {
+            r.is_empty()
+                || r.len() > 200
+                || !r
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        }) {
+            return Err(ApiError::BadRequest(format!(
+                "{bad:?} is not a refcode: use letters, digits, underscores and dashes"
+            )));
+        }
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        media::set_codes(&mut tx, id.0, &refcodes, &body.0.origin_code_ids)
+            .await
+            .map_err(|e| match e {
+                CodesError::NoAd => ApiError::NotFound("No such ad".to_owned()),
+                CodesError::Db(e) => ApiError::from(e),
+                other => ApiError::Conflict(other.to_string()),
+            })?;
+        let ad = media::ad_codes(&mut tx)
+            .await?
+            .into_iter()
+            .find(|a| a.id == id.0)
+            .ok_or_else(|| ApiError::NotFound("No such ad".to_owned()))?;
+        tx.commit().await?;
+        Ok(Json(MediaAd {
+            id: ad.id,
+            name: ad.name,
+            ad_group: ad.ad_group,
+            campaign: ad.campaign,
+            platform: ad.platform,
+            refcodes: ad.refcodes,
+            origin_code_ids: ad.origin_code_ids,
+        }))
+    }
+
+    /// Selection data: ad campaign names.
+    #[oai(
+        path = "/api/selection/ad-campaign-names",
+        method = "get",
+        operation_id = "listAdCampaignNames"
+    )]
+    async fn campaign_names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<AdName>>, ApiError> {
+        names(&state, &auth, Level::Campaign).await
+    }
+
+    /// Selection data: ad group names, with their campaign.
+    #[oai(
+        path = "/api/selection/ad-group-names",
+        method = "get",
+        operation_id = "listAdGroupNames"
+    )]
+    async fn group_names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<AdName>>, ApiError> {
+        names(&state, &auth, Level::Group).await
+    }
+
+    /// Selection data: ad names, with their campaign and group.
+    #[oai(
+        path = "/api/selection/ad-names",
+        method = "get",
+        operation_id = "listAdNames"
+    )]
+    async fn ad_names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<AdName>>, ApiError> {
+        names(&state, &auth, Level::Ad).await
+    }
+}
+
+/// Selection lists are read by any user of the client, as the other selection data.
+async fn names(
+    state: &SharedState,
+    auth: &ClientAuth,
+    level: Level,
+) -> Result<Json<Vec<AdName>>, ApiError> {
+    let mut tx = state.tenancy.begin(&auth.0.client).await?;
+    let rows = media::names(&mut tx, level).await?;
+    tx.commit().await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|n| AdName {
+                id: n.id,
+                label: n.label,
+            })
+            .collect(),
+    ))
+}
+
+fn empty_total() -> MediaRow {
+    let zero = || "0.00".to_owned();
+    MediaRow {
+        id: 0,
+        name: "Total".to_owned(),
+        campaign: None,
+        ad_group: None,
+        platform: None,
+        spend: zero(),
+        impressions: 0,
+        clicks: 0,
+        conversions: zero(),
+        cpm: None,
+        cpc: None,
+        ctr: None,
+        new_contacts: 0,
+        cpl: None,
+        new_donors: 0,
+        cost_per_donor: None,
+        revenue_0: zero(),
+        revenue_30: zero(),
+        revenue_90: zero(),
+        revenue_365: zero(),
+        roas_0: None,
+        roas_30: None,
+        roas_90: None,
+        roas_365: None,
+    }
+}

@@ -1,0 +1,455 @@
+//! Reading Meta Ads Manager and Google Ads exports (or any file with a user's column mapping): which column feeds
+//! which field, found by header name, and one data row turned into a day of one ad. Pure functions; the worker's
+//! job reads the file and hands the rows to [`super::upsert_days`].
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where an export comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdPlatform {
+    Meta,
+    Google,
+    /// Any other platform's file, read through the user's column mapping.
+    Other,
+}
+
+impl AdPlatform {
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id.trim().to_ascii_lowercase().as_str() {
+            "meta" | "facebook" => Some(Self::Meta),
+            "google" => Some(Self::Google),
+            "other" | "mapped" => Some(Self::Other),
+            _ => None,
+        }
+    }
+
+    /// The value of `ad_campaigns.platform` and `ads.platform`.
+    pub fn stored(self) -> &'static str {
+        match self {
+            Self::Meta => "meta",
+            Self::Google => "google",
+            Self::Other => "other",
+        }
+    }
+
+    fn export_name(self) -> &'static str {
+        match self {
+            Self::Meta => "a Meta Ads Manager",
+            Self::Google => "a Google Ads",
+            Self::Other => "a mapped",
+        }
+    }
+}
+
+/// What a column of an ads file feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdField {
+    Day,
+    Campaign,
+    CampaignId,
+    AdGroup,
+    AdGroupId,
+    Ad,
+    AdId,
+    Spend,
+    Impressions,
+    Clicks,
+    Conversions,
+    /// A refcode, or a URL or URL parameters holding `refcode=…`.
+    Refcode,
+}
+
+impl AdField {
+    pub const ALL: [AdField; 12] = [
+        AdField::Day,
+        AdField::Campaign,
+        AdField::CampaignId,
+        AdField::AdGroup,
+        AdField::AdGroupId,
+        AdField::Ad,
+        AdField::AdId,
+        AdField::Spend,
+        AdField::Impressions,
+        AdField::Clicks,
+        AdField::Conversions,
+        AdField::Refcode,
+    ];
+
+    pub const REQUIRED: [AdField; 4] =
+        [AdField::Day, AdField::Campaign, AdField::Ad, AdField::Spend];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Day => "day",
+            Self::Campaign => "campaign",
+            Self::CampaignId => "campaign_id",
+            Self::AdGroup => "ad_group",
+            Self::AdGroupId => "ad_group_id",
+            Self::Ad => "ad",
+            Self::AdId => "ad_id",
+            Self::Spend => "spend",
+            Self::Impressions => "impressions",
+            Self::Clicks => "clicks",
+            Self::Conversions => "conversions",
+            Self::Refcode => "refcode",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Day => "Day",
+            Self::Campaign => "Campaign",
+            Self::CampaignId => "Campaign ID",
+            Self::AdGroup => "Ad group",
+            Self::AdGroupId => "Ad group ID",
+            Self::Ad => "Ad",
+            Self::AdId => "Ad ID",
+            Self::Spend => "Spend",
+            Self::Impressions => "Impressions",
+            Self::Clicks => "Clicks",
+            Self::Conversions => "Conversions",
+            Self::Refcode => "Refcode",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// Header names (lower case, letters and digits only) of the platform's export, most specific first.
+    fn aliases(self, platform: AdPlatform) -> &'static [&'static str] {
+        match (platform, self) {
+            (AdPlatform::Meta, Self::Day) => &["day", "reportingstarts", "date"],
+            (AdPlatform::Meta, Self::Campaign) => &["campaignname"],
+            (AdPlatform::Meta, Self::CampaignId) => &["campaignid"],
+            (AdPlatform::Meta, Self::AdGroup) => &["adsetname"],
+            (AdPlatform::Meta, Self::AdGroupId) => &["adsetid"],
+            (AdPlatform::Meta, Self::Ad) => &["adname"],
+            (AdPlatform::Meta, Self::AdId) => &["adid"],
+            // "Amount spent (USD)", or another currency's code.
+            (AdPlatform::Meta, Self::Spend) => &["amountspentusd", "amountspent*"],
+            (AdPlatform::Meta, Self::Impressions) => &["impressions"],
+            (AdPlatform::Meta, Self::Clicks) => &["linkclicks", "clicksall", "clicks"],
+            (AdPlatform::Meta, Self::Conversions) => {
+                &["results", "purchases", "leads", "conversions"]
+            }
+            (AdPlatform::Meta, Self::Refcode) => &["urlparameters", "websiteurl", "link"],
+            (_, Self::Day) => &["day", "date"],
+            (_, Self::Campaign) => &["campaign", "campaignname"],
+            (_, Self::CampaignId) => &["campaignid"],
+            (_, Self::AdGroup) => &["adgroup", "adgroupname"],
+            (_, Self::AdGroupId) => &["adgroupid"],
+            (_, Self::Ad) => &["adname", "ad", "headline1"],
+            (_, Self::AdId) => &["adid"],
+            (_, Self::Spend) => &["cost", "spend"],
+            (_, Self::Impressions) => &["impr", "impressions"],
+            (_, Self::Clicks) => &["clicks"],
+            (_, Self::Conversions) => &["conversions", "conv"],
+            (_, Self::Refcode) => &["finalurlsuffix", "finalurl", "trackingtemplate", "refcode"],
+        }
+    }
+}
+
+/// A header cell as compared: lower case, letters and digits only, byte-order mark dropped.
+pub fn normalize_header(h: &str) -> String {
+    h.trim_start_matches('\u{feff}')
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// Column index of each field found in `header`; `None` when a required field is missing (the header row may
+/// follow a title and a date-range line, as Google's export does, so callers try row after row).
+pub fn resolve(
+    platform: AdPlatform,
+    mapping: &BTreeMap<String, AdField>,
+    header: &[String],
+) -> Result<BTreeMap<AdField, usize>, String> {
+    let normalized: Vec<String> = header.iter().map(|h| normalize_header(h)).collect();
+    let mut found = BTreeMap::new();
+    if platform == AdPlatform::Other {
+        for (column, field) in mapping {
+            let key = normalize_header(column);
+            let i = normalized
+                .iter()
+                .position(|h| *h == key)
+                .ok_or_else(|| format!("The file has no column '{column}'"))?;
+            found.insert(*field, i);
+        }
+    } else {
+        for field in AdField::ALL {
+            let hit =
+                field
+                    .aliases(platform)
+                    .iter()
+                    .find_map(|alias| match alias.strip_suffix('*') {
+                        Some(prefix) => normalized.iter().position(|h| h.starts_with(prefix)),
+                        None => normalized.iter().position(|h| h == alias),
+                    });
+            if let Some(i) = hit {
+                found.insert(field, i);
+            }
+        }
+        // An export naming ads only by id still names each ad.
+        if !found.contains_key(&AdField::Ad) {
+            if let Some(&i) = found.get(&AdField::AdId) {
+                found.insert(AdField::Ad, i);
+            }
+        }
+    }
+    let missing: Vec<String> = AdField::REQUIRED
+        .iter()
+        .filter(|f| !found.contains_key(f))
+        .map(|f| format!("'{}'", f.label()))
+        .collect();
+    if missing.is_empty() {
+        Ok(found)
+    } else if platform == AdPlatform::Other {
+        Err(format!("Map a column to {}", missing.join(", ")))
+    } else {
+        Err(format!(
+            "This is not {} export: it has no column for {}",
+            platform.export_name(),
+            missing.join(", ")
+        ))
+    }
+}
+
+/// One ad's day as a file row gives it. Money and conversions are exact decimal text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdDay {
+    pub campaign_key: String,
+    pub campaign: String,
+    pub group_key: String,
+    pub group: String,
+    pub ad_key: String,
+    pub ad: String,
+    pub day: NaiveDate,
+    pub spend: String,
+    pub impressions: i64,
+    pub clicks: i64,
+    pub conversions: String,
+    pub refcode: Option<String>,
+}
+
+/// Why a row was left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    Empty,
+    /// A totals line ("Total: Account"), as Google appends.
+    Total,
+}
+
+fn parse_day(raw: &str) -> Option<NaiveDate> {
+    let raw = raw.trim();
+    let date_part = raw.split([' ', 'T']).next().unwrap_or(raw);
+    for f in ["%Y-%m-%d", "%m/%d/%Y", "%Y/%m/%d"] {
+        if let Ok(d) = NaiveDate::parse_from_str(date_part, f) {
+            return Some(d);
+        }
+    }
+    for f in ["%b %d, %Y", "%a, %b %d, %Y", "%B %d, %Y", "%d %b %Y"] {
+        if let Ok(d) = NaiveDate::parse_from_str(raw, f) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// A non-negative decimal as text (`1234.5`), forgiving `$`, spaces, thousands separators and `--` (none).
+pub fn parse_decimal(raw: &str) -> Option<String> {
+    let cleaned: String = raw
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '$' | ',' | ' ' | '\u{a0}'))
+        .collect();
+    if cleaned.is_empty() || cleaned == "--" || cleaned == "-" {
+        return Some("0".to_owned());
+    }
+    let (whole, frac) = cleaned.split_once('.').unwrap_or((&cleaned, ""));
+    let ok = !whole.is_empty()
+        && whole.len() <= 12
+        && whole.chars().all(|c| c.is_ascii_digit())
+        && frac.len() <= 6
+        && frac.chars().all(|c| c.is_ascii_digit());
+    ok.then_some(cleaned)
+}
+
+fn parse_count(raw: &str) -> Option<i64> {
+    let d = parse_decimal(raw)?;
+    let (whole, frac) = d.split_once('.').unwrap_or((&d, ""));
+    if frac.chars().any(|c| c != '0') {
+        return None;
+    }
+    whole.parse().ok()
+}
+
+/// The refcode a cell names: `refcode=…` inside a URL or its parameters, or the cell itself when it is a bare
+/// code (letters, digits, underscores and dashes).
+pub fn refcode_of(cell: &str) -> Option<String> {
+    let cell = cell.trim();
+    let valid = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 200
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    if let Some(pos) = cell.to_ascii_lowercase().find("refcode=") {
+        let before = cell[..pos].chars().last();
+        if pos == 0 || matches!(before, Some('?' | '&' | ' ')) {
+            let value: String = cell[pos + 8..]
+                .chars()
+                .take_while(|c| !matches!(c, '&' | '#' | ' '))
+                .collect();
+            return valid(&value).then_some(value);
+        }
+    }
+    valid(cell).then(|| cell.to_owned())
+}
+
+fn clip(s: &str, max: usize) -> String {
+    s.trim().chars().take(max).collect()
+}
+
+/// One data row turned into an ad's day, a reason to leave it out, or an error naming the row and column.
+pub fn parse_row(
+    columns: &BTreeMap<AdField, usize>,
+    header: &[String],
+    row: &[String],
+    row_no: i64,
+) -> Result<Result<AdDay, Skip>, String> {
+    if row.iter().all(|c| c.trim().is_empty()) {
+        return Ok(Err(Skip::Empty));
+    }
+    if row
+        .iter()
+        .find(|c| !c.trim().is_empty())
+        .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("total"))
+    {
+        return Ok(Err(Skip::Total));
+    }
+    let cell = |f: AdField| {
+        columns
+            .get(&f)
+            .and_then(|&i| row.get(i))
+            .map(|c| c.trim())
+            .unwrap_or("")
+    };
+    let bad = |f: AdField, what: String| {
+        let name = columns
+            .get(&f)
+            .and_then(|&i| header.get(i))
+            .map(|h| h.trim_start_matches('\u{feff}').trim().to_owned())
+            .unwrap_or_else(|| f.label().to_owned());
+        format!("Row {row_no}, column '{name}': {what}")
+    };
+    let raw_day = cell(AdField::Day);
+    let day = parse_day(raw_day)
+        .ok_or_else(|| bad(AdField::Day, format!("{raw_day:?} is not a date")))?;
+    let campaign = clip(cell(AdField::Campaign), 300);
+    if campaign.is_empty() {
+        return Err(bad(AdField::Campaign, "no campaign name".to_owned()));
+    }
+    let ad = clip(cell(AdField::Ad), 300);
+    let ad_id = clip(cell(AdField::AdId), 100);
+    if ad.is_empty() && ad_id.is_empty() {
+        return Err(bad(AdField::Ad, "no ad name".to_owned()));
+    }
+    let ad = if ad.is_empty() { ad_id.clone() } else { ad };
+    let group = match clip(cell(AdField::AdGroup), 300) {
+        g if g.is_empty() => "(no ad group)".to_owned(),
+        g => g,
+    };
+    let or_name = |id: String, name: &str| if id.is_empty() { name.to_owned() } else { id };
+    let campaign_key = or_name(clip(cell(AdField::CampaignId), 100), &campaign);
+    let group_key = or_name(clip(cell(AdField::AdGroupId), 100), &group);
+    let ad_key = if ad_id.is_empty() {
+        format!("{campaign_key}\u{203a}{group_key}\u{203a}{ad}")
+    } else {
+        ad_id
+    };
+    let decimal = |f: AdField| {
+        let raw = cell(f);
+        parse_decimal(raw).ok_or_else(|| bad(f, format!("{raw:?} is not a number")))
+    };
+    let count = |f: AdField| {
+        let raw = cell(f);
+        parse_count(raw).ok_or_else(|| bad(f, format!("{raw:?} is not a whole number")))
+    };
+    Ok(Ok(AdDay {
+        campaign_key,
+        campaign,
+        group_key,
+        group,
+        ad_key,
+        ad,
+        day,
+        spend: decimal(AdField::Spend)?,
+        impressions: count(AdField::Impressions)?,
+        clicks: count(AdField::Clicks)?,
+        conversions: decimal(AdField::Conversions)?,
+        refcode: refcode_of(cell(AdField::Refcode)),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(s: &str) -> Vec<String> {
+        s.split(',').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn meta_headers_are_found_by_name() {
+        let header = strings("Reporting starts,Reporting ends,Campaign name,Ad set name,Ad name,Day,Amount spent (USD),Impressions,Link clicks,Results,Ad ID");
+        let cols = resolve(AdPlatform::Meta, &BTreeMap::new(), &header).unwrap();
+        assert_eq!(cols[&AdField::Day], 5);
+        assert_eq!(cols[&AdField::Spend], 6);
+        assert_eq!(cols[&AdField::AdId], 10);
+        let row =
+            strings("2026-11-01,2026-11-30,Fall,Lookalike,Video A,2026-11-03,12.5,1000,7,2,987");
+        let day = parse_row(&cols, &header, &row, 2).unwrap().unwrap();
+        assert_eq!(day.ad_key, "987");
+        assert_eq!(day.day, NaiveDate::from_ymd_opt(2026, 11, 3).unwrap());
+    }
+
+    #[test]
+    fn google_totals_and_dashes() {
+        let header = strings("Day,Campaign,Ad group,Ad ID,Cost,Impr.,Clicks,Conversions");
+        let cols = resolve(AdPlatform::Google, &BTreeMap::new(), &header).unwrap();
+        let row = strings("2026-11-03,Search,Brand,55,--,1,0,0.50");
+        let d = parse_row(&cols, &header, &row, 4).unwrap().unwrap();
+        assert_eq!(
+            (d.spend.as_str(), d.conversions.as_str(), d.ad.as_str()),
+            ("0", "0.50", "55")
+        );
+        let total = strings("Total: Account,,,,1.00,5,1,0");
+        assert_eq!(
+            parse_row(&cols, &header, &total, 9).unwrap(),
+            Err(Skip::Total)
+        );
+        assert!(resolve(AdPlatform::Google, &BTreeMap::new(), &strings("Ad report")).is_err());
+    }
+
+    #[test]
+    fn refcodes_from_urls() {
+        assert_eq!(
+            refcode_of("utm_source=fb&refcode=ad_fall_01").as_deref(),
+            Some("ad_fall_01")
+        );
+        assert_eq!(
+            refcode_of("https://secure.actblue.com/donate/x?refcode=g1#a").as_deref(),
+            Some("g1")
+        );
+        assert_eq!(refcode_of("https://example.com/x"), None);
+        assert_eq!(refcode_of("plain_code").as_deref(), Some("plain_code"));
+        assert_eq!(parse_decimal("$1,234.56").as_deref(), Some("1234.56"));
+        assert_eq!(parse_decimal("-3"), None);
+    }
+}

@@ -1,0 +1,5 @@
+import { MediaPage } from '@/features/media/components/media-page';
+
+export function Component() {
+  return <MediaPage />;
+}

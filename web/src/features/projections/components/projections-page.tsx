@@ -1,0 +1,184 @@
+import { useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAddInflectionEvent, useDeleteInflectionEvent, useGetProjections, useSetProjectionGoal } from '@/api/gen';
+import type { ProjectionMonth } from '@/api/gen/model';
+import { EChart } from '@/components/charts/echart';
+import { PageSpinner } from '@/components/page-spinner';
+import { StatTiles } from '@/components/stat-tiles';
+import { formatIsoDate } from '@/lib/date-range';
+import { formatMoney } from '@/lib/money';
+import { notifySuccess } from '@/lib/notifications';
+import { CHANNELS, MONTHS, projectionOption, projectionTiles } from '../utils';
+
+function GoalCell({ month }: { month: ProjectionMonth }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const save = useSetProjectionGoal({
+    mutation: {
+      meta: { errorMessage: 'Could not save the goal' },
+      onSuccess: () => {
+        notifySuccess('Goal saved');
+        setDraft(null);
+        void queryClient.invalidateQueries();
+      },
+    },
+  });
+  const value = draft ?? month.goal ?? '';
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({ data: { month: month.month, amount: value.trim() === '' ? null : value.trim() } });
+  };
+  return (
+    <Form className="d-flex gap-1" onSubmit={onSubmit}>
+      <Form.Control
+        size="sm"
+        inputMode="decimal"
+        aria-label={`Goal for ${MONTHS[month.month - 1]}`}
+        value={value}
+        onChange={(e) => setDraft(e.target.value)}
+        style={{ maxWidth: '9rem' }}
+      />
+      {draft !== null && (
+        <Button size="sm" type="submit" disabled={save.isPending}>
+          Save
+        </Button>
+      )}
+    </Form>
+  );
+}
+
+function AddMarker() {
+  const [date, setDate] = useState('');
+  const [label, setLabel] = useState('');
+  const [kind, setKind] = useState('event');
+  const queryClient = useQueryClient();
+  const add = useAddInflectionEvent({
+    mutation: {
+      meta: { errorMessage: 'Could not add the marker' },
+      onSuccess: () => {
+        notifySuccess('Marker added');
+        setDate('');
+        setLabel('');
+        void queryClient.invalidateQueries();
+      },
+    },
+  });
+  return (
+    <Form
+      className="d-flex flex-wrap align-items-end gap-2"
+      aria-label="Add a marker"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (date && label.trim()) add.mutate({ data: { date, label: label.trim(), kind } });
+      }}
+    >
+      <Form.Group controlId="marker-date">
+        <Form.Label className="small mb-0">Date</Form.Label>
+        <Form.Control size="sm" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      </Form.Group>
+      <Form.Group controlId="marker-label">
+        <Form.Label className="small mb-0">Label</Form.Label>
+        <Form.Control size="sm" value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
+      </Form.Group>
+      <Form.Group controlId="marker-kind">
+        <Form.Label className="small mb-0">Kind</Form.Label>
+        <Form.Select size="sm" value={kind} onChange={(e) => setKind(e.target.value)}>
+          <option value="event">Event</option>
+          <option value="election">Election day</option>
+        </Form.Select>
+      </Form.Group>
+      <Button size="sm" type="submit" disabled={!date || !label.trim() || add.isPending}>
+        Add marker
+      </Button>
+    </Form>
+  );
+}
+
+/** Projections: the year per month and channel against goals, with pacing and forecasts. */
+export function ProjectionsPage() {
+  const view = useGetProjections({ query: { meta: { errorMessage: 'Could not load the projections' } } });
+  const queryClient = useQueryClient();
+  const remove = useDeleteInflectionEvent({
+    mutation: {
+      meta: { errorMessage: 'Could not delete the marker' },
+      onSuccess: () => void queryClient.invalidateQueries(),
+    },
+  });
+  if (view.isPending) return <PageSpinner label="Loading the projections" />;
+  if (view.isError) return <Alert variant="danger">Could not load the projections.</Alert>;
+  const p = view.data;
+  return (
+    <>
+      <h1 className="h3 mb-3">Projections {p.year}</h1>
+      <StatTiles label="Pacing" tiles={projectionTiles(p)} />
+      <Card className="mb-3">
+        <Card.Body>
+          <Card.Title as="h2" className="h6">
+            Actual, projection and goal by month
+          </Card.Title>
+          <EChart label="Actual revenue by channel, projection and goal per month" option={projectionOption(p.months, p.markers)} />
+        </Card.Body>
+      </Card>
+      <Table striped responsive size="sm" aria-label="Projection by month">
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            {CHANNELS.map((c) => (
+              <th key={c.id} scope="col" className="text-end">
+                {c.label}
+              </th>
+            ))}
+            <th scope="col" className="text-end">
+              Projection
+            </th>
+            <th scope="col" className="text-end">
+              Actual
+            </th>
+            <th scope="col">Goal</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.months.map((m) => (
+            <tr key={m.month}>
+              <th scope="row">{MONTHS[m.month - 1]}</th>
+              {CHANNELS.map((c) => (
+                <td key={c.id} className="text-end">
+                  {formatMoney(m.projection[c.id])}
+                </td>
+              ))}
+              <td className="text-end">{formatMoney(m.projection.total)}</td>
+              <td className="text-end">{formatMoney(m.actual.total)}</td>
+              <td>
+                <GoalCell month={m} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <p className="small text-body-secondary">
+        Projection = last year’s month × recent growth ({p.growth}). Channel columns are the projection per channel.
+      </p>
+      <h2 className="h5 mt-4">Markers</h2>
+      <ul aria-label="Markers" className="list-unstyled">
+        {p.markers.map((m) => (
+          <li key={`${m.date}-${m.label}`} className="d-flex align-items-center gap-2 mb-1">
+            <span>
+              {formatIsoDate(m.date)} — {m.label}
+            </span>
+            {m.id !== null && m.id !== undefined && (
+              <Button size="sm" variant="link" className="p-0" onClick={() => remove.mutate({ id: m.id as number })}>
+                Delete
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <AddMarker />
+    </>
+  );
+}
