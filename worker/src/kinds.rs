@@ -19,6 +19,19 @@ pub enum JobKind {
     SendMailing { mailing_id: i64 },
     /// An ActBlue or WinRed export, or a column-mapped contributions file.
     ContributionImport(ContributionPlan),
+    /// A large report's file, built for download (see `crate::reports`).
+    BuildReport {
+        kind: store::reports::ReportKind,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+        format: store::reports::files::Format,
+    },
+    /// One run of a scheduled report, mailed with its file attached.
+    SendReport {
+        schedule_id: i64,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
 }
 
 impl JobKind {
@@ -31,6 +44,8 @@ impl JobKind {
             Self::ContactImport(_) => "Contact Import",
             Self::SendMailing { .. } => "Send Mailing",
             Self::ContributionImport(_) => "Contributions Import",
+            Self::BuildReport { .. } => "Build Report",
+            Self::SendReport { .. } => "Send Report",
         }
     }
 
@@ -42,6 +57,8 @@ impl JobKind {
             Self::ContactImport(_) => "contact-import",
             Self::SendMailing { .. } => "send-mailing",
             Self::ContributionImport(_) => "contribution-import",
+            Self::BuildReport { .. } => "build-report",
+            Self::SendReport { .. } => "send-report",
         }
     }
 
@@ -53,6 +70,17 @@ impl JobKind {
                 serde_json::to_value(plan).unwrap_or_default()
             }
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
+            Self::BuildReport {
+                kind,
+                from,
+                to,
+                format,
+            } => json!({ "kind": kind.key(), "from": from, "to": to, "format": format.key() }),
+            Self::SendReport {
+                schedule_id,
+                from,
+                to,
+            } => json!({ "scheduleId": schedule_id, "from": from, "to": to }),
         }
     }
 
@@ -72,6 +100,7 @@ impl JobKind {
                 .ok_or_else(|| {
                     JobError::UnknownCommand("send-mailing without mailingId".to_owned())
                 }),
+            "build-report" | "send-report" => report_from_row(command, &payload),
             other => Err(JobError::UnknownCommand(other.to_owned())),
         }
     }
@@ -81,6 +110,17 @@ impl JobKind {
     pub async fn run(&self, ctx: &JobContext<'_>) -> Result<JobResult, JobError> {
         let plan = match self {
             Self::SendMailing { mailing_id } => return crate::send::run(ctx, *mailing_id).await,
+            Self::BuildReport {
+                kind,
+                from,
+                to,
+                format,
+            } => return crate::reports::build(ctx, *kind, *from, *to, *format).await,
+            Self::SendReport {
+                schedule_id,
+                from,
+                to,
+            } => return crate::reports::send(ctx, *schedule_id, *from, *to).await,
             Self::ContributionImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = contributions::run(&mut tx, plan).await?;
@@ -100,6 +140,37 @@ impl JobKind {
         tx.commit().await?;
         Ok(result)
     }
+}
+
+/// The report jobs' payloads: a missing or unknown field is an error, never a guess.
+fn report_from_row(command: &str, payload: &serde_json::Value) -> Result<JobKind, JobError> {
+    let bad = || JobError::UnknownCommand(format!("{command} with a bad payload"));
+    let text = |name: &str| payload.get(name).and_then(serde_json::Value::as_str);
+    let date = |name: &str| {
+        text(name)
+            .and_then(|d| d.parse::<chrono::NaiveDate>().ok())
+            .ok_or_else(bad)
+    };
+    let (from, to) = (date("from")?, date("to")?);
+    if command == "send-report" {
+        let schedule_id = payload
+            .get("scheduleId")
+            .and_then(serde_json::Value::as_i64)
+            .ok_or_else(bad)?;
+        return Ok(JobKind::SendReport {
+            schedule_id,
+            from,
+            to,
+        });
+    }
+    let kind = store::reports::ReportKind::parse(text("kind").ok_or_else(bad)?)?;
+    let format = store::reports::files::Format::parse(text("format").ok_or_else(bad)?)?;
+    Ok(JobKind::BuildReport {
+        kind,
+        from,
+        to,
+        format,
+    })
 }
 
 /// One set-based statement: a query list counts the contacts whose origin code it selects, an upload list its

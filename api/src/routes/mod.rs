@@ -5,6 +5,7 @@ pub mod auth;
 pub mod contacts;
 pub mod contribution_imports;
 pub mod contributions;
+pub mod dashboard;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -12,6 +13,7 @@ pub mod jobs;
 pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
+pub mod reports;
 pub mod session;
 pub mod settings;
 pub mod source_codes;
@@ -45,6 +47,8 @@ pub enum ApiTags {
     Tracking,
     /// Contributions, source codes and the value of origin codes
     Revenue,
+    /// Built-in reports, their files and schedules; the dashboard
+    Reports,
     /// Service health
     Health,
 }
@@ -70,6 +74,11 @@ pub type Apis = (
     ),
     tracking::TrackingApi,
     health::HealthApi,
+    (
+        reports::ReportsApi,
+        reports::ReportSchedulesApi,
+        dashboard::DashboardApi,
+    ),
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
@@ -95,6 +104,11 @@ pub fn service() -> OpenApiService<Apis, ()> {
             ),
             tracking::TrackingApi,
             health::HealthApi,
+            (
+        reports::ReportsApi,
+        reports::ReportSchedulesApi,
+        dashboard::DashboardApi,
+    ),
         ),
         "Compass",
         env!("CARGO_PKG_VERSION"),

@@ -17,6 +17,7 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod reports;
 mod revenue;
 mod settings;
 mod tenancy_isolation;

@@ -256,6 +256,17 @@ fn guard_table() -> Vec<Expected> {
         expect("importContributions", Client(&["pageContributions"])).with(Body::Contributions),
         expect("listContributionImportFields", Client(&["pageContributions"])),
         expect("actblueWebhook", Public),
+        expect("listReports", Client(&["pageReports"])),
+        expect("getReport", Client(&["pageReports"])),
+        expect("downloadReport", Client(&["pageReports"])).query("?format=csv"),
+        expect("buildReport", Client(&["pageReports"])).json(json!({ "format": "csv" })),
+        expect("downloadReportFile", Client(&["pageReports"])),
+        expect("listReportRecipients", Client(&["pageReports"])),
+        expect("listReportSchedules", Client(&["pageReports"])),
+        expect("createReportSchedule", Client(&["pageReports"])).json(
+            json!({ "kind": "lybunt", "format": "csv", "frequency": "weekly", "recipients": ["x@example.org"] }),
+        ),
+        expect("deleteReportSchedule", Client(&["pageReports"])),
     ]
 }
 
