@@ -10,6 +10,7 @@ mod contributions_import;
 
 mod auth;
 mod conventions;
+mod dashboard;
 mod email_addresses;
 mod forms;
 mod hardening;

@@ -267,6 +267,8 @@ fn guard_table() -> Vec<Expected> {
             json!({ "kind": "lybunt", "format": "csv", "frequency": "weekly", "recipients": ["x@example.org"] }),
         ),
         expect("deleteReportSchedule", Client(&["pageReports"])),
+        expect("getDashboard", ClientUser),
+        expect("getUsStatesGeojson", ClientUser),
     ]
 }
 

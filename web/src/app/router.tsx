@@ -51,7 +51,7 @@ const FORMS = { label: 'Forms', to: '/crm-forms' };
 
 const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
-  placeholder('dashboard', { title: 'Dashboard' }),
+  { path: 'dashboard', handle: { title: 'Dashboard' }, lazy: () => import('./routes/dashboard') },
   placeholder('planning', { title: 'Planning' }),
   placeholder('flights', { title: 'Performance' }),
   placeholder('experiments', { title: 'Experiments' }),
@@ -85,7 +85,9 @@ const productRoutes: RouteObject[] = [
   placeholder('segments/detail', { title: 'Segment', notice: 'Segment details are not available yet.' }),
   { path: 'jobs', lazy: () => import('./routes/jobs') },
   placeholder('projections', { title: 'Projections', notice: 'Projections are not available yet.' }),
-  placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
+  guarded('pageReports', 'page', [
+    { path: 'reports', handle: { title: 'Reports' }, lazy: () => import('./routes/reports') },
+  ]),
   { path: 'users', loader: () => redirect('/users/profile'), element: null },
   { path: 'users/profile', handle: { title: 'Profile' }, lazy: () => import('./routes/users/profile') },
   guarded(VIEW_USER, 'universal', [
