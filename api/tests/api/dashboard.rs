@@ -6,6 +6,17 @@ use chrono::{Datelike, NaiveDate};
 use reqwest::Method;
 use serde_json::{json, Value};
 
+/// donor, day (noon in the client's zone), amount, refunded, recurring, state, source code
+type Gift = (
+    &'static str,
+    NaiveDate,
+    &'static str,
+    bool,
+    bool,
+    &'static str,
+    Option<&'static str>,
+);
+
 #[tokio::test]
 async fn the_dashboard_answers_every_tile_in_one_request_by_its_definitions() {
     let app = spawn_app().await;
@@ -23,7 +34,7 @@ async fn the_dashboard_answers_every_tile_in_one_request_by_its_definitions() {
     let year = NaiveDate::from_ymd_opt(today.year(), 1, 1).unwrap();
     let old = year - chrono::Duration::days(400);
     // donor, day (noon in the client's zone), amount, refunded, recurring, state, source code
-    let gifts: Vec<(&str, NaiveDate, &str, bool, bool, &str, Option<&str>)> = vec![
+    let gifts: Vec<Gift> = vec![
         ("t@example.org", old, "5.00", false, false, "NY", None),
         (
             "t@example.org",
@@ -136,9 +147,7 @@ async fn the_dashboard_answers_every_tile_in_one_request_by_its_definitions() {
             .iter()
             .filter(|g| g.1 >= from && g.1 <= today)
             .collect();
-        let cents = |filter: &dyn Fn(
-            &&&(&str, NaiveDate, &str, bool, bool, &str, Option<&str>),
-        ) -> bool| {
+        let cents = |filter: &dyn Fn(&&&Gift) -> bool| {
             inside
                 .iter()
                 .filter(filter)
