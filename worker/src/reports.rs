@@ -148,3 +148,34 @@ fn message(
         )
         .map_err(|e| MailError::Build(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::JobKind;
+    use store::reports::files::Format;
+    use store::reports::ReportKind;
+
+    #[test]
+    fn report_jobs_read_back_from_their_rows_and_refuse_bad_payloads() {
+        let day = |d: &str| d.parse::<chrono::NaiveDate>().expect("date");
+        for kind in [
+            JobKind::BuildReport {
+                kind: ReportKind::Lybunt,
+                from: day("2026-01-01"),
+                to: day("2026-01-31"),
+                format: Format::Xlsx,
+            },
+            JobKind::SendReport {
+                schedule_id: 7,
+                from: day("2026-02-01"),
+                to: day("2026-02-28"),
+            },
+        ] {
+            let back = JobKind::from_row(kind.command(), kind.payload()).expect("reads back");
+            assert_eq!(back, kind);
+        }
+        let bad = serde_json::json!({ "kind": "nope", "from": "2026-01-01", "to": "2026-01-31", "format": "csv" });
+        assert!(JobKind::from_row("build-report", bad).is_err());
+        assert!(JobKind::from_row("send-report", serde_json::json!({ "from": "x" })).is_err());
+    }
+}
