@@ -5,7 +5,8 @@
 #
 #   tests/bench/dashboard.sh [CONTACTS] [GIFTS] [REQUESTS]
 #
-# BENCH_DB (default compass_bench_dashboard) is dropped and recreated. Not run by the test command.
+# BENCH_DB (default compass_bench_dashboard) is dropped and recreated; PROFILE=debug uses the debug build (quick
+# small-size checks only). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -24,9 +25,10 @@ export RUST_LOG=warn WEB_DIST="$WORK/none" AUTH_ATTEMPTS_PER_ADDRESS=0 AUTH_ATTE
 export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mkdir -p "$WEB_DIST"; echo '<!doctype html>' > "$WEB_DIST/index.html"
 
-say "building release binaries"
-cargo build -q --release --bin api
-API="$ROOT/target/release/api"
+PROFILE=${PROFILE:-release}
+say "building the $PROFILE api"
+if [ "$PROFILE" = release ]; then cargo build -q --release --bin api; else cargo build -q --bin api; fi
+API="$ROOT/target/$PROFILE/api"
 "$API" migrate >/dev/null
 say "seeding the demo client: $CONTACTS contacts, $GIFTS gifts"
 "$API" demo --short bench --name "Bench" --contacts "$CONTACTS" --gifts "$GIFTS"
