@@ -7,8 +7,10 @@
 //! Every function takes the caller's `&mut PgConnection`: a `tenancy::TenantTx` derefs to one whose search path
 //! is already the client's schema, so nothing here can name or reach another client.
 
+pub mod dashboard;
 pub mod lists;
 pub mod revenue;
 pub mod segments;
 pub mod media;
 pub mod projections;
+pub mod reports;

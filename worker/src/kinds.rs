@@ -24,6 +24,19 @@ pub enum JobKind {
     UpdateSegment { segment_id: Option<i64> },
     /// A Meta Ads Manager or Google Ads export, or a column-mapped ads file.
     MediaImport(MediaPlan),
+    /// A large report's file, built for download (see `crate::reports`).
+    BuildReport {
+        kind: store::reports::ReportKind,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+        format: store::reports::files::Format,
+    },
+    /// One run of a scheduled report, mailed with its file attached.
+    SendReport {
+        schedule_id: i64,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
 }
 
 impl JobKind {
@@ -38,6 +51,8 @@ impl JobKind {
             Self::ContributionImport(_) => "Contributions Import",
             Self::UpdateSegment { .. } => "Update Segment",
             Self::MediaImport(_) => "Media Import",
+            Self::BuildReport { .. } => "Build Report",
+            Self::SendReport { .. } => "Send Report",
         }
     }
 
@@ -51,6 +66,8 @@ impl JobKind {
             Self::ContributionImport(_) => "contribution-import",
             Self::UpdateSegment { .. } => "update-segment",
             Self::MediaImport(_) => "media-import",
+            Self::BuildReport { .. } => "build-report",
+            Self::SendReport { .. } => "send-report",
         }
     }
 
@@ -64,6 +81,17 @@ impl JobKind {
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
             Self::UpdateSegment { segment_id } => json!({ "segmentId": segment_id }),
             Self::MediaImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
+            Self::BuildReport {
+                kind,
+                from,
+                to,
+                format,
+            } => json!({ "kind": kind.key(), "from": from, "to": to, "format": format.key() }),
+            Self::SendReport {
+                schedule_id,
+                from,
+                to,
+            } => json!({ "scheduleId": schedule_id, "from": from, "to": to }),
         }
     }
 
@@ -87,6 +115,7 @@ impl JobKind {
                 .ok_or_else(|| {
                     JobError::UnknownCommand("send-mailing without mailingId".to_owned())
                 }),
+            "build-report" | "send-report" => report_from_row(command, &payload),
             other => Err(JobError::UnknownCommand(other.to_owned())),
         }
     }
@@ -99,6 +128,17 @@ impl JobKind {
             Self::UpdateSegment { segment_id } => {
                 return crate::segments::run(ctx, *segment_id).await
             }
+            Self::BuildReport {
+                kind,
+                from,
+                to,
+                format,
+            } => return crate::reports::build(ctx, *kind, *from, *to, *format).await,
+            Self::SendReport {
+                schedule_id,
+                from,
+                to,
+            } => return crate::reports::send(ctx, *schedule_id, *from, *to).await,
             Self::ContributionImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = contributions::run(&mut tx, plan).await?;
@@ -124,6 +164,37 @@ impl JobKind {
         tx.commit().await?;
         Ok(result)
     }
+}
+
+/// The report jobs' payloads: a missing or unknown field is an error, never a guess.
+fn report_from_row(command: &str, payload: &serde_json::Value) -> Result<JobKind, JobError> {
+    let bad = || JobError::UnknownCommand(format!("{command} with a bad payload"));
+    let text = |name: &str| payload.get(name).and_then(serde_json::Value::as_str);
+    let date = |name: &str| {
+        text(name)
+            .and_then(|d| d.parse::<chrono::NaiveDate>().ok())
+            .ok_or_else(bad)
+    };
+    let (from, to) = (date("from")?, date("to")?);
+    if command == "send-report" {
+        let schedule_id = payload
+            .get("scheduleId")
+            .and_then(serde_json::Value::as_i64)
+            .ok_or_else(bad)?;
+        return Ok(JobKind::SendReport {
+            schedule_id,
+            from,
+            to,
+        });
+    }
+    let kind = store::reports::ReportKind::parse(text("kind").ok_or_else(bad)?)?;
+    let format = store::reports::files::Format::parse(text("format").ok_or_else(bad)?)?;
+    Ok(JobKind::BuildReport {
+        kind,
+        from,
+        to,
+        format,
+    })
 }
 
 /// One set-based statement: a query list counts the contacts whose origin code it selects, an upload list its

@@ -87,6 +87,9 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::J
                 tracing::warn!(client = %client.short_name, error = %e, "scheduler skipped a client")
             }
         }
+        if let Err(e) = start_due_reports(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %e, "report scheduler skipped a client")
+        }
     }
     Ok(started)
 }
@@ -153,4 +156,30 @@ pub async fn segments_due(
         .await?;
     tracing::info!(client = %client.short_name, "segments due; update queued");
     Ok(true)
+}
+
+/// Claims the client's scheduled reports whose run has come (each moves to its next run in the same statement)
+/// and queues a "Send Report" job per run, in the claim's transaction.
+async fn start_due_reports(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<usize, crate::JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let due = store::reports::schedules::claim_due(&mut tx).await?;
+    if due.is_empty() {
+        tx.commit().await?;
+        return Ok(0);
+    }
+    let kinds: Vec<JobKind> = due
+        .into_iter()
+        .map(|run| JobKind::SendReport {
+            schedule_id: run.schedule_id,
+            from: run.from,
+            to: run.to,
+        })
+        .collect();
+    queue.enqueue_many(tx, None, &kinds).await?;
+    tracing::info!(client = %client.short_name, reports = kinds.len(), "scheduled reports due; sends queued");
+    Ok(kinds.len())
 }

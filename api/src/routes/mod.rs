@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod dashboard;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -14,6 +15,7 @@ pub mod origin_codes;
 pub mod revenue;
 pub mod segments;
 pub mod projections;
+pub mod reports;
 pub mod session;
 pub mod settings;
 pub mod tracking;
@@ -52,6 +54,8 @@ pub enum ApiTags {
     Media,
     /// Projections, goals and pacing
     Projections,
+    /// Built-in reports, their files and schedules; the dashboard
+    Reports,
     /// Service health
     Health,
 }
@@ -69,17 +73,25 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     mailings::MailingsApi,
-    // poem-openapi implements its trait for tuples of at most 16: an area with several APIs is nested.
+    // poem-openapi implements its trait for tuples of at most 16: the analytics areas share one tuple, and an
+    // area with several APIs is nested inside it.
     (
-        revenue::contributions::ContributionsApi,
-        revenue::giving::RevenueSelectionApi,
-        revenue::source_codes::SourceCodesApi,
-        revenue::imports::ContributionImportsApi,
+        (
+            revenue::contributions::ContributionsApi,
+            revenue::giving::RevenueSelectionApi,
+            revenue::source_codes::SourceCodesApi,
+            revenue::imports::ContributionImportsApi,
+        ),
         segments::SegmentsApi,
+        (media::MediaApi, projections::ProjectionsApi),
+        (
+            reports::ReportsApi,
+            reports::ReportSchedulesApi,
+            dashboard::DashboardApi,
+        ),
     ),
     tracking::TrackingApi,
     health::HealthApi,
-    (media::MediaApi, projections::ProjectionsApi),
 );
 
 /// The whole OpenAPI service. Paths are absolute (`/api/…`, `/auth-api/…`) so the document matches the URLs.
@@ -99,15 +111,22 @@ pub fn service() -> OpenApiService<Apis, ()> {
             forms::FormsApi,
             mailings::MailingsApi,
             (
-                revenue::contributions::ContributionsApi,
-                revenue::giving::RevenueSelectionApi,
-                revenue::source_codes::SourceCodesApi,
-                revenue::imports::ContributionImportsApi,
+                (
+                    revenue::contributions::ContributionsApi,
+                    revenue::giving::RevenueSelectionApi,
+                    revenue::source_codes::SourceCodesApi,
+                    revenue::imports::ContributionImportsApi,
+                ),
                 segments::SegmentsApi,
+                (media::MediaApi, projections::ProjectionsApi),
+                (
+                    reports::ReportsApi,
+                    reports::ReportSchedulesApi,
+                    dashboard::DashboardApi,
+                ),
             ),
             tracking::TrackingApi,
             health::HealthApi,
-            (media::MediaApi, projections::ProjectionsApi),
         ),
         "Compass",
         env!("CARGO_PKG_VERSION"),

@@ -10,6 +10,7 @@ mod contributions_import;
 
 mod auth;
 mod conventions;
+mod dashboard;
 mod email_addresses;
 mod forms;
 mod hardening;
@@ -18,6 +19,7 @@ mod jobs;
 mod lists;
 mod mailings;
 mod media;
+mod reports;
 mod revenue;
 mod segments;
 mod settings;

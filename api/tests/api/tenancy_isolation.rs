@@ -287,6 +287,19 @@ fn guard_table() -> Vec<Expected> {
         expect("saveSegmentAsList", Client(&["pageSegments"])).json(json!({ "name": "Guard" })),
         expect("getSegmentAnalytics", Client(&["pageSegments"])),
         expect("listSegmentNames", ClientUser),
+        expect("listReports", Client(&["pageReports"])),
+        expect("getReport", Client(&["pageReports"])),
+        expect("downloadReport", Client(&["pageReports"])).query("?format=csv"),
+        expect("buildReport", Client(&["pageReports"])).json(json!({ "format": "csv" })),
+        expect("downloadReportFile", Client(&["pageReports"])),
+        expect("listReportRecipients", Client(&["pageReports"])),
+        expect("listReportSchedules", Client(&["pageReports"])),
+        expect("createReportSchedule", Client(&["pageReports"])).json(
+            json!({ "kind": "lybunt", "format": "csv", "frequency": "weekly", "recipients": ["x@example.org"] }),
+        ),
+        expect("deleteReportSchedule", Client(&["pageReports"])),
+        expect("getDashboard", ClientUser),
+        expect("getUsStatesGeojson", ClientUser),
     ]
 }
 

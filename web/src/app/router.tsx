@@ -51,7 +51,7 @@ const FORMS = { label: 'Forms', to: '/crm-forms' };
 
 const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
-  placeholder('dashboard', { title: 'Dashboard' }),
+  { path: 'dashboard', handle: { title: 'Dashboard' }, lazy: () => import('./routes/dashboard') },
   placeholder('planning', { title: 'Planning' }),
   placeholder('flights', { title: 'Performance' }),
   placeholder('experiments', { title: 'Experiments' }),
@@ -90,6 +90,8 @@ const productRoutes: RouteObject[] = [
     { path: 'projections', handle: { title: 'Projections' }, lazy: () => import('./routes/projections') },
   ]),
   placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
+  guarded('pageReports', 'page', [
+    { path: 'reports', handle: { title: 'Reports' }, lazy: () => import('./routes/reports') },
   { path: 'users', loader: () => redirect('/users/profile'), element: null },
   { path: 'users/profile', handle: { title: 'Profile' }, lazy: () => import('./routes/users/profile') },
   guarded(VIEW_USER, 'universal', [

@@ -1,0 +1,283 @@
+//! The dashboard: every tile in one request and one transaction (`store::dashboard`, one function per tile).
+//! A tile whose page the user may not open is left out (null); projection pacing and running experiments are
+//! slots their areas fill once their data exists. Also the US-states GeoJSON the map draws (selection data).
+
+use super::ApiTags;
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::routes::contributions::PAGE_CONTRIBUTIONS;
+use crate::state::SharedState;
+use chrono::{DateTime, NaiveDate, Utc};
+use poem::web::Data;
+use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use store::dashboard as tiles;
+
+const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
+/// Bundled with the web app too (the map draws it without a request); from us-atlas (ISC), 2-decimal degrees.
+const US_STATES: &str = include_str!("../../../web/src/features/dashboard/us-states.json");
+
+pub struct DashboardApi;
+
+/// Net, gross, gifts, new donors and recurring gross from `from` up to today (client zone).
+#[derive(Debug, Object)]
+pub struct DashboardPeriod {
+    /// today, month, quarter (fiscal) or year (fiscal)
+    pub key: String,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub net: String,
+    pub gross: String,
+    pub gifts: i64,
+    #[oai(rename = "newDonors")]
+    pub new_donors: i64,
+    #[oai(rename = "recurringGross")]
+    pub recurring_gross: String,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardRevenue {
+    pub periods: Vec<DashboardPeriod>,
+    /// Distinct donors this month.
+    #[oai(rename = "monthDonors")]
+    pub month_donors: i64,
+    /// Donors with a recurring gift, not refunded, in the last 35 days.
+    #[oai(rename = "activeSustainers")]
+    pub active_sustainers: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardListSize {
+    pub subscribed: i64,
+    /// joined − left over the last 30 days.
+    #[oai(rename = "change30")]
+    pub change_30: i64,
+    pub joined: i64,
+    pub left: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardUpcoming {
+    pub id: i64,
+    pub name: String,
+    #[oai(rename = "sendTime")]
+    pub send_time: DateTime<Utc>,
+    #[oai(nullable, rename = "listName")]
+    pub list_name: Option<String>,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardMailing {
+    pub id: i64,
+    pub name: String,
+    pub sent: DateTime<Utc>,
+    pub delivered: i64,
+    pub revenue: String,
+    pub rpm: String,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardCode {
+    pub id: i64,
+    pub code: String,
+    pub gifts: i64,
+    pub net: String,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardState {
+    pub state: String,
+    pub net: String,
+    pub donors: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct DashboardAlert {
+    pub kind: String,
+    pub message: String,
+    pub link: String,
+}
+
+/// Slot: projection pacing (the projections area fills it).
+#[derive(Debug, Object)]
+pub struct DashboardPacing {
+    pub projected: String,
+    pub actual: String,
+}
+
+/// Slot: a running experiment (the experiments area fills it).
+#[derive(Debug, Object)]
+pub struct DashboardExperiment {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Object)]
+pub struct Dashboard {
+    pub today: NaiveDate,
+    #[oai(rename = "timeZone")]
+    pub time_zone: String,
+    /// Null without pageContributions.
+    #[oai(nullable)]
+    pub revenue: Option<DashboardRevenue>,
+    #[oai(rename = "listSize")]
+    pub list_size: DashboardListSize,
+    pub upcoming: Vec<DashboardUpcoming>,
+    #[oai(rename = "lastMailings")]
+    pub last_mailings: Vec<DashboardMailing>,
+    /// Null without pageContributionSourceCodes.
+    #[oai(nullable, rename = "topSourceCodes")]
+    pub top_source_codes: Option<Vec<DashboardCode>>,
+    /// Null without pageContributions.
+    #[oai(nullable)]
+    pub states: Option<Vec<DashboardState>>,
+    pub alerts: Vec<DashboardAlert>,
+    /// Null until the projections area has a projection for this period.
+    #[oai(nullable)]
+    pub pacing: Option<DashboardPacing>,
+    /// Null until the experiments area has running experiments.
+    #[oai(nullable)]
+    pub experiments: Option<Vec<DashboardExperiment>>,
+}
+
+#[derive(ApiResponse)]
+pub enum GeoJson {
+    #[oai(status = 200, content_type = "application/geo+json")]
+    Ok(PlainText<String>, #[oai(header = "Cache-Control")] String),
+}
+
+#[OpenApi(tag = "ApiTags::Reports")]
+impl DashboardApi {
+    /// Every dashboard tile in one answer (client zone and fiscal year).
+    #[oai(path = "/api/dashboard", method = "get", operation_id = "getDashboard")]
+    async fn dashboard(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Dashboard>, ApiError> {
+        let may = |p: &str| auth.0.require(p).is_ok();
+        let (revenue_ok, codes_ok) = (may(PAGE_CONTRIBUTIONS), may(PAGE_CONTRIBUTION_SOURCE_CODES));
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (today, time_zone): (NaiveDate, String) =
+            sqlx::query_as("select client_today(), time_zone from app_settings")
+                .fetch_one(&mut *tx)
+                .await?;
+        let revenue = if revenue_ok {
+            let periods = tiles::revenue_periods(&mut tx).await?;
+            let month_from = periods
+                .iter()
+                .find(|p| p.key == "month")
+                .map(|p| p.from)
+                .unwrap_or(today);
+            Some(DashboardRevenue {
+                month_donors: tiles::donors_since(&mut tx, month_from).await?,
+                active_sustainers: tiles::active_sustainers(&mut tx).await?,
+                periods: periods
+                    .into_iter()
+                    .map(|p| DashboardPeriod {
+                        key: p.key,
+                        from: p.from,
+                        to: p.to,
+                        net: p.net,
+                        gross: p.gross,
+                        gifts: p.gifts,
+                        new_donors: p.new_donors,
+                        recurring_gross: p.recurring_gross,
+                    })
+                    .collect(),
+            })
+        } else {
+            None
+        };
+        let size = tiles::list_size(&mut tx).await?;
+        let upcoming = tiles::upcoming_sends(&mut tx).await?;
+        let last = tiles::last_mailings(&mut tx).await?;
+        let codes = if codes_ok {
+            Some(tiles::top_source_codes(&mut tx).await?)
+        } else {
+            None
+        };
+        let states = if revenue_ok {
+            Some(tiles::by_state(&mut tx).await?)
+        } else {
+            None
+        };
+        let alerts = tiles::alerts(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(Dashboard {
+            today,
+            time_zone,
+            revenue,
+            list_size: DashboardListSize {
+                subscribed: size.subscribed,
+                change_30: size.joined - size.left,
+                joined: size.joined,
+                left: size.left,
+            },
+            upcoming: upcoming
+                .into_iter()
+                .map(|u| DashboardUpcoming {
+                    id: u.id,
+                    name: u.name,
+                    send_time: u.send_time,
+                    list_name: u.list_name,
+                })
+                .collect(),
+            last_mailings: last
+                .into_iter()
+                .map(|m| DashboardMailing {
+                    id: m.id,
+                    name: m.name,
+                    sent: m.sent,
+                    delivered: m.delivered,
+                    revenue: m.revenue,
+                    rpm: m.rpm,
+                })
+                .collect(),
+            top_source_codes: codes.map(|codes| {
+                codes
+                    .into_iter()
+                    .map(|c| DashboardCode {
+                        id: c.id,
+                        code: c.code,
+                        gifts: c.gifts,
+                        net: c.net,
+                    })
+                    .collect()
+            }),
+            states: states.map(|states| {
+                states
+                    .into_iter()
+                    .map(|s| DashboardState {
+                        state: s.state,
+                        net: s.net,
+                        donors: s.donors,
+                    })
+                    .collect()
+            }),
+            alerts: alerts
+                .into_iter()
+                .map(|a| DashboardAlert {
+                    kind: a.kind,
+                    message: a.message,
+                    link: a.link,
+                })
+                .collect(),
+            pacing: None,
+            experiments: None,
+        }))
+    }
+
+    /// Selection data: the US states as GeoJSON (a FeatureCollection; each feature's `name` and `postal`).
+    #[oai(
+        path = "/api/selection/us-states-geojson",
+        method = "get",
+        operation_id = "getUsStatesGeojson"
+    )]
+    async fn us_states(&self, _auth: ClientAuth) -> Result<GeoJson, ApiError> {
+        Ok(GeoJson::Ok(
+            PlainText(US_STATES.to_owned()),
+            "private, max-age=86400".to_owned(),
+        ))
+    }
+}

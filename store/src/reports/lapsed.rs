@@ -1,0 +1,74 @@
+//! LYBUNT and SYBUNT donors as of the range's last day, by the tenant functions `lybunt_contacts(day)` and
+//! `sybunt_contacts(day)` (the rule is written there once). A counted gift is theirs too: positive and not
+//! refunded (`refunded_at` unset).
+
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportKind, ReportRange, MONEY};
+use sqlx::PgConnection;
+
+pub const COLUMNS: &[Column] = &[
+    col("contactId", "Contact ID", Integer),
+    col("email", "Email", Text),
+    col("firstName", "First name", Text),
+    col("lastName", "Last name", Text),
+    col("lastGift", "Last gift", Date),
+    col("gifts", "Gifts", Integer),
+    col("lastFiscalYear", "Last fiscal year", Money),
+    col("lifetime", "Lifetime", Money),
+    col("subscription", "Subscription", Text),
+];
+
+fn function(kind: ReportKind) -> &'static str {
+    if kind == ReportKind::Lybunt {
+        "lybunt_contacts"
+    } else {
+        "sybunt_contacts"
+    }
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+) -> Result<i64, ReportError> {
+    let f = function(kind);
+    Ok(sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+        "select count(*) from {f}($1) l join contacts k on k.id = l.contact_id"
+    )))
+    .bind(range.to)
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Most lifetime giving first.
+pub async fn rows(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+    limit: Option<i64>,
+) -> Result<Vec<Vec<String>>, ReportError> {
+    let f = function(kind);
+    let sql = format!(
+        "with l as (select contact_id from {f}($1)),
+         g as (
+             select c.contact_id, max(c.paid_at) as last_gift, count(*) as gifts, sum(c.amount) as lifetime,
+                    sum(c.amount) filter (
+                        where c.paid_at >= client_day_start((fiscal_year_start($1) - interval '1 year')::date)
+                          and c.paid_at < client_day_start(fiscal_year_start($1))) as last_year
+             from contributions c join l on l.contact_id = c.contact_id
+             where c.amount > 0 and c.refunded_at is null
+             group by c.contact_id
+         )
+         select array[k.id::text, k.email, k.first_name, k.last_name, (g.last_gift at time zone $2)::date::text,
+                      g.gifts::text, coalesce(g.last_year, 0){MONEY}, g.lifetime{MONEY}, k.subscription]
+         from g join contacts k on k.id = g.contact_id
+         order by g.lifetime desc, k.id
+         limit $3"
+    );
+    let rows = sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(sql))
+        .bind(range.to)
+        .bind(&range.tz)
+        .bind(limit)
+        .fetch_all(conn)
+        .await?;
+    Ok(cells(rows))
+}

@@ -1,0 +1,73 @@
+//! Mailing performance: every mailing whose send started in the range, in send order.
+
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONOR, MONEY, NET};
+use sqlx::PgConnection;
+
+pub const COLUMNS: &[Column] = &[
+    col("mailing", "Mailing", Text),
+    col("sent", "Sent", Date),
+    col("recipients", "Recipients", Integer),
+    col("delivered", "Delivered", Integer),
+    col("bounced", "Bounced", Integer),
+    col("opens", "Unique opens", Integer),
+    col("openRate", "Open rate", Rate),
+    col("clickers", "Unique clickers", Integer),
+    col("clickRate", "Click rate", Rate),
+    col("unsubscribes", "Unsubscribes", Integer),
+    col("unsubscribeRate", "Unsubscribe rate", Rate),
+    col("gifts", "Gifts", Integer),
+    col("donors", "Donors", Integer),
+    col("revenue", "Revenue", Money),
+    col("rpm", "RPM", Money),
+    col("responseRate", "Response rate", Rate),
+];
+
+/// `n ÷ d` as a fraction with four places, 0 when `d` is 0.
+fn rate(n: &str, d: &str) -> String {
+    format!(
+        "(case when {d} > 0 then round({n}::numeric / {d}, 4) else 0 end)::numeric(10, 4)::text"
+    )
+}
+
+pub async fn rows(
+    conn: &mut PgConnection,
+    range: &ReportRange,
+) -> Result<Vec<Vec<String>>, ReportError> {
+    let (open_rate, click_rate, unsub_rate, response_rate) = (
+        rate("e.opens", "r.recipients"),
+        rate("e.clickers", "r.delivered"),
+        rate("e.unsubscribes", "r.delivered"),
+        rate("v.gifts", "r.delivered"),
+    );
+    let sql = format!(
+        "select array[m.name, (m.send_attempt at time zone $3)::date::text, r.recipients::text,
+                      r.delivered::text, r.bounced::text, e.opens::text, {open_rate}, e.clickers::text,
+                      {click_rate}, e.unsubscribes::text, {unsub_rate}, v.gifts::text, v.donors::text,
+                      v.revenue{MONEY},
+                      (case when r.delivered > 0 then round(v.revenue * 1000 / r.delivered, 2) else 0 end){MONEY},
+                      {response_rate}]
+         from mailings m
+         cross join lateral (
+             select count(*) as recipients, count(*) filter (where x.status = 'sent') as delivered,
+                    count(*) filter (where x.status = 'bounced') as bounced
+             from mailing_recipients x where x.mailing_id = m.id) r
+         cross join lateral (
+             select count(distinct x.contact_id) filter (where x.kind = 'open' and not x.machine) as opens,
+                    count(distinct x.contact_id) filter (where x.kind = 'click' and not x.machine) as clickers,
+                    count(distinct x.contact_id) filter (where x.kind = 'unsubscribe') as unsubscribes
+             from mailing_events x where x.mailing_id = m.id) e
+         cross join lateral (
+             select coalesce(sum({NET}), 0) as revenue, count(*) filter (where c.amount > 0) as gifts,
+                    count(distinct {DONOR}) filter (where c.amount > 0) as donors
+             from contributions c where c.mailing_id = m.id) v
+         where m.send_attempt >= $1 and m.send_attempt < $2
+         order by m.send_attempt, m.id"
+    );
+    let rows = sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(sql))
+        .bind(range.lo)
+        .bind(range.hi)
+        .bind(&range.tz)
+        .fetch_all(conn)
+        .await?;
+    Ok(cells(rows))
+}

@@ -1,0 +1,260 @@
+//! Built-in reports. Each report is one module with its columns and one set-based query; this module holds what
+//! they share: the catalog ([`ReportKind`]), the date range in the client's zone, the table every report yields,
+//! and the CSV and XLSX files made from that table (so the page, the download, the job and the scheduled e-mail
+//! show the same numbers). The README's "Reports" section defines every figure.
+//!
+//! Adding a report (media ROAS and flight performance come from their areas): a module here with `COLUMNS` and
+//! `rows`, a [`ReportKind`] variant, and its arms in `key`/`title`/`description`/`columns`/`build`. The page,
+//! the downloads, the job and the schedules pick it up from the catalog.
+
+mod acquisition;
+pub mod files;
+mod lapsed;
+mod mailings;
+mod monthly;
+pub mod schedules;
+mod source_codes;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use sqlx::PgConnection;
+
+/// Every row a page shows at most; downloads carry all rows.
+pub const PAGE_ROWS: i64 = 500;
+/// A report with more rows than this is built by a job, not in the request.
+pub const DIRECT_ROWS: i64 = 20_000;
+/// The longest range a report may cover.
+const MAX_RANGE_DAYS: i64 = 3660;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Sql(#[from] sqlx::Error),
+    /// The caller's input: the message is for the user.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("could not write the file: {0}")]
+    File(String),
+}
+
+/// The built-in reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReportKind {
+    MonthlySummary,
+    Lybunt,
+    Sybunt,
+    SourceCodes,
+    Mailings,
+    Acquisition,
+    // Slot: MediaRoas (media area) and Flights (flights area) go here.
+}
+
+impl ReportKind {
+    pub const ALL: [ReportKind; 6] = [
+        Self::MonthlySummary,
+        Self::Lybunt,
+        Self::Sybunt,
+        Self::SourceCodes,
+        Self::Mailings,
+        Self::Acquisition,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::MonthlySummary => "monthly-summary",
+            Self::Lybunt => "lybunt",
+            Self::Sybunt => "sybunt",
+            Self::SourceCodes => "source-codes",
+            Self::Mailings => "mailings",
+            Self::Acquisition => "acquisition",
+        }
+    }
+
+    pub fn parse(key: &str) -> Result<Self, ReportError> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.key() == key)
+            .ok_or_else(|| ReportError::Invalid(format!("There is no report named {key:?}")))
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::MonthlySummary => "Monthly summary",
+            Self::Lybunt => "LYBUNT donors",
+            Self::Sybunt => "SYBUNT donors",
+            Self::SourceCodes => "Source-code performance",
+            Self::Mailings => "Mailing performance",
+            Self::Acquisition => "Acquisition by origin code",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::MonthlySummary => "Gifts, money and donors per month of the range, and the range's total.",
+            Self::Lybunt => {
+                "Donors who gave last fiscal year but nothing this fiscal year, as of the range's end."
+            }
+            Self::Sybunt => {
+                "Donors who gave in some earlier fiscal year but nothing this fiscal year, as of the range's end."
+            }
+            Self::SourceCodes => "Gifts, donors and money per source code with gifts in the range.",
+            Self::Mailings => "Delivery, engagement and revenue of the mailings sent in the range.",
+            Self::Acquisition => "Contacts acquired in the range per origin code, and what they gave.",
+        }
+    }
+
+    /// Whether only the range's end matters (the donor-status lists are "as of" a day).
+    pub fn as_of(self) -> bool {
+        matches!(self, Self::Lybunt | Self::Sybunt)
+    }
+
+    pub fn columns(self) -> &'static [Column] {
+        match self {
+            Self::MonthlySummary => monthly::COLUMNS,
+            Self::Lybunt | Self::Sybunt => lapsed::COLUMNS,
+            Self::SourceCodes => source_codes::COLUMNS,
+            Self::Mailings => mailings::COLUMNS,
+            Self::Acquisition => acquisition::COLUMNS,
+        }
+    }
+}
+
+/// How a column's cells read: every cell is a string; money is a decimal string with two places, a rate a
+/// fraction with four (0.1234 = 12.34 %), a date `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnKind {
+    Text,
+    Integer,
+    Money,
+    Rate,
+    Date,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Column {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub kind: ColumnKind,
+}
+
+pub(crate) const fn col(key: &'static str, label: &'static str, kind: ColumnKind) -> Column {
+    Column { key, label, kind }
+}
+
+/// A date range in the client's time zone, both days included, with the instants that bound it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ReportRange {
+    pub tz: String,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    /// Start of `from` and end of `to` (exclusive) in the client's zone.
+    pub lo: DateTime<Utc>,
+    pub hi: DateTime<Utc>,
+}
+
+/// Resolves `from`–`to` (client zone; default the current month up to today).
+pub async fn resolve_range(
+    conn: &mut PgConnection,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<ReportRange, ReportError> {
+    let range = sqlx::query_as::<_, ReportRange>(
+        "select tz, f as \"from\", t as \"to\", f::timestamp at time zone tz as lo,
+                (t + 1)::timestamp at time zone tz as hi
+         from (select time_zone as tz,
+                      coalesce($1::date, date_trunc('month', now() at time zone time_zone)::date) as f,
+                      coalesce($2::date, (now() at time zone time_zone)::date) as t
+               from app_settings) s",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(conn)
+    .await?;
+    if range.from > range.to {
+        return Err(ReportError::Invalid(
+            "The start of the range is after its end".to_owned(),
+        ));
+    }
+    if (range.to - range.from).num_days() >= MAX_RANGE_DAYS {
+        return Err(ReportError::Invalid(
+            "The range may span at most ten years".to_owned(),
+        ));
+    }
+    Ok(range)
+}
+
+/// A report's answer: its columns and rows (at most the limit asked for) and how many rows it has in all.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub kind: ReportKind,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub columns: &'static [Column],
+    pub rows: Vec<Vec<String>>,
+    pub total_rows: i64,
+}
+
+/// How many rows the report has over the range (the donor lists count their set; the others are small).
+pub async fn count(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+) -> Result<i64, ReportError> {
+    match kind {
+        ReportKind::Lybunt | ReportKind::Sybunt => lapsed::count(conn, kind, range).await,
+        _ => Ok(build(conn, kind, range, None).await?.total_rows),
+    }
+}
+
+/// Builds the report over the range; `limit` caps the rows returned (not `total_rows`).
+pub async fn build(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+    limit: Option<i64>,
+) -> Result<Table, ReportError> {
+    let (rows, total_rows) = match kind {
+        ReportKind::Lybunt | ReportKind::Sybunt => {
+            let total = lapsed::count(conn, kind, range).await?;
+            (lapsed::rows(conn, kind, range, limit).await?, total)
+        }
+        other => {
+            let mut rows = match other {
+                ReportKind::MonthlySummary => monthly::rows(conn, range).await?,
+                ReportKind::SourceCodes => source_codes::rows(conn, range).await?,
+                ReportKind::Mailings => mailings::rows(conn, range).await?,
+                _ => acquisition::rows(conn, range).await?,
+            };
+            let total = rows.len() as i64;
+            if let Some(limit) = limit {
+                rows.truncate(usize::try_from(limit).unwrap_or(0));
+            }
+            (rows, total)
+        }
+    };
+    Ok(Table {
+        kind,
+        from: range.from,
+        to: range.to,
+        columns: kind.columns(),
+        rows,
+        total_rows,
+    })
+}
+
+/// The README's revenue rules, as SQL over the contributions alias `c` (the same text as the revenue pages').
+/// A line's share of net: a refunded gift keeps nothing; a negative line (a refund row) takes its amount away.
+pub(crate) const NET: &str =
+    "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)";
+/// The donor a line belongs to: its contact, or its e-mail when it has none.
+pub(crate) const DONOR: &str = "coalesce(c.contact_id::text, 'e:' || c.email)";
+/// Money out of SQL: a decimal string with two places.
+pub(crate) const MONEY: &str = "::numeric(20, 2)::text";
+
+/// Rows of `text[]` cells as read by `query_scalar`; nulls become empty cells.
+pub(crate) fn cells(rows: Vec<Vec<Option<String>>>) -> Vec<Vec<String>> {
+    rows.into_iter()
+        .map(|row| row.into_iter().map(Option::unwrap_or_default).collect())
+        .collect()
+}

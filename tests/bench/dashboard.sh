@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark: the dashboard's one request (GET /api/dashboard) on a demo client of N contacts and M gifts
+# (default 1,000,000 / 3,000,000, the issue's large client), release build. Prints p50/p95/max of REQUESTS
+# sequential requests (default 100) after 5 warm-up requests. Target: p95 ≤ 200 ms at the default size.
+#
+#   tests/bench/dashboard.sh [CONTACTS] [GIFTS] [REQUESTS]
+#
+# BENCH_DB (default compass_bench_dashboard) is dropped and recreated; PROFILE=debug uses the debug build (quick
+# small-size checks only). Not run by the test command.
+set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
+cd "$ROOT"
+
+CONTACTS=${1:-1000000}
+GIFTS=${2:-3000000}
+REQUESTS=${3:-100}
+DB=${BENCH_DB:-compass_bench_dashboard}
+WORK="$DATA/bench-dashboard"; mkdir -p "$WORK"
+ensure_postgres
+ensure_redis
+fresh_database "$DB"
+export DATABASE_URL=$(pg_url "$DB") REDIS_URL=$(redis_url) JOB_QUEUE="compass-bench-dashboard-$$"
+export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking-secret-bench-tracking-secret"
+export RUST_LOG=warn WEB_DIST="$WORK/none" AUTH_ATTEMPTS_PER_ADDRESS=0 AUTH_ATTEMPTS_PER_ACCOUNT=0
+export PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$WEB_DIST"; echo '<!doctype html>' > "$WEB_DIST/index.html"
+
+PROFILE=${PROFILE:-release}
+say "building the $PROFILE api"
+if [ "$PROFILE" = release ]; then cargo build -q --release --bin api; else cargo build -q --bin api; fi
+API="$ROOT/target/$PROFILE/api"
+"$API" migrate >/dev/null
+say "seeding the demo client: $CONTACTS contacts, $GIFTS gifts"
+"$API" demo --short bench --name "Bench" --contacts "$CONTACTS" --gifts "$GIFTS"
+psql -q -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "vacuum analyze" >/dev/null
+COMPASS_USER_PASSWORD="Bench-passw0rd" "$API" users create --email bench@compass.test --first Bench --last User --admin >/dev/null
+
+"$API" serve > "$WORK/api.log" 2>&1 &
+API_PID=$!
+trap 'kill $API_PID 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.2; done
+
+BASE="http://127.0.0.1:$PORT"
+BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
+  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+CLIENT_ID=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "select id from clients where short_name = 'bench'")
+TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
+  -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+
+get() {
+  curl -sf -o /dev/null -w '%{time_total}\n' "$BASE/api/dashboard" -H "authorization: Bearer $TOKEN" \
+    -H "client-short: bench" -H "client-id: $CLIENT_ID"
+}
+for _ in 1 2 3 4 5; do get >/dev/null; done
+for _ in $(seq 1 "$REQUESTS"); do get; done > "$WORK/times.txt"
+python3 - "$WORK/times.txt" "$CONTACTS" "$GIFTS" <<'PY'
+import sys
+t = sorted(float(x) * 1000 for x in open(sys.argv[1]) if x.strip())
+pct = lambda p: t[min(len(t) - 1, int(round(p / 100 * len(t) + 0.5)) - 1)]
+print(f"dashboard at {int(sys.argv[2]):,} contacts / {int(sys.argv[3]):,} gifts, {len(t)} requests: "
+      f"p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, max {t[-1]:.1f} ms (target p95 <= 200 ms)")
+PY
