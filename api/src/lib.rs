@@ -6,6 +6,7 @@ pub mod actblue_webhook;
 pub mod auth;
 pub mod body_limit;
 pub mod config;
+pub mod csv_stream;
 pub mod demo;
 pub mod error;
 pub mod identity;

@@ -9,6 +9,7 @@ mod imports;
 mod contributions_import;
 
 mod auth;
+mod contacts_scale;
 mod conventions;
 mod email_addresses;
 mod forms;
