@@ -10,6 +10,7 @@ mod kinds;
 pub mod mail;
 mod pool;
 mod queue;
+pub mod reconcile;
 mod row;
 mod runner;
 mod schedule;

@@ -18,6 +18,7 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod restarts;
 mod revenue;
 mod settings;
 mod tenancy_isolation;
