@@ -11,6 +11,7 @@ pub mod demo;
 pub mod error;
 pub mod identity;
 pub mod input_guard;
+pub mod metrics;
 pub mod public;
 pub mod routes;
 pub mod sanitize;

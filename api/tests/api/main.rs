@@ -18,6 +18,7 @@ mod identity;
 mod jobs;
 mod lists;
 mod mailings;
+mod metrics;
 mod restarts;
 mod revenue;
 mod settings;
