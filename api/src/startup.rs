@@ -180,8 +180,10 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
                 settings.max_body_bytes,
                 settings.max_upload_bytes,
             ))
-            .around(api_headers),
+            .around(api_headers)
+            .around(crate::metrics::record),
     );
+    crate::metrics::install();
 
     let index = settings.web_dist.join("index.html");
     let spa = if index.is_file() {
@@ -209,6 +211,7 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
         .nest_no_strip("/api", api.clone())
         .nest_no_strip("/auth-api", api.clone())
         .at("/healthz", api)
+        .at("/metrics", poem::get(crate::metrics::endpoint))
         .nest("/", spa)
         .with(NormalizePath::new(TrailingSlash::Trim))
         .with(Tracing)

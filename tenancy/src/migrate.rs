@@ -23,7 +23,10 @@ impl Tenancy {
     /// schema, each schema keeps its own `_sqlx_migrations`. The connection is private and closed afterwards,
     /// so its session-wide search path never reaches the pool.
     pub(crate) async fn migrate_tenant(&self, client: &Client) -> Result<(), TenancyError> {
-        let mut conn = self.dedicated_connection(&client.schema_name).await?;
+        // The shared `extensions` schema (pg_trgm's operator classes) comes after the client's own; objects are
+        // still created in the client's schema, the first on the path.
+        let path = format!("{}, extensions", client.schema_name);
+        let mut conn = self.dedicated_connection(&path).await?;
         TENANT.run(&mut conn).await?;
         conn.close().await?;
         Ok(())

@@ -11,6 +11,7 @@ pub mod mail;
 mod pool;
 mod queue;
 mod reports;
+pub mod reconcile;
 mod row;
 mod runner;
 mod schedule;

@@ -76,6 +76,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         name: args.name,
         shutdown_timeout: Duration::from_secs(args.shutdown_secs),
         schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
+        reconcile_every: Some(Duration::from_secs(60)),
+        reconcile_only_client: None,
     };
     run_pool(tenancy, queue, services, config, shutdown_signal()).await?;
     tracing::info!("worker stopped");

@@ -19,6 +19,10 @@ pub struct PoolConfig {
     pub shutdown_timeout: Duration,
     /// How often the mailing scheduler looks for due mailings; `None` runs no scheduler.
     pub schedule_every: Option<Duration>,
+    /// How often queued jobs whose queue message was lost are queued again (first at start); `None` never.
+    pub reconcile_every: Option<Duration>,
+    /// Limits reconcile to one client: for tests sharing a database with others. `None` in production.
+    pub reconcile_only_client: Option<i64>,
 }
 
 /// Runs `concurrency` workers on `queue` until `shutdown` resolves, then lets running jobs finish.
@@ -48,6 +52,15 @@ pub async fn run_pool(
         .schedule_every
         .map(|every| tokio::spawn(schedule::run(tenancy.clone(), queue.clone(), every)));
 
+    let reconciler = config.reconcile_every.map(|every| {
+        tokio::spawn(crate::reconcile::run(
+            tenancy.clone(),
+            queue.clone(),
+            every,
+            config.reconcile_only_client,
+        ))
+    });
+
     let monitor = Monitor::new()
         .shutdown_timeout(config.shutdown_timeout)
         .register_n(config.concurrency.max(1), move |index, _| {
@@ -64,8 +77,8 @@ pub async fn run_pool(
         .run_with_signal(shutdown)
         .await
         .map_err(|e| JobError::Queue(e.to_string()));
-    if let Some(scheduler) = scheduler {
-        scheduler.abort();
+    for task in [scheduler, reconciler].into_iter().flatten() {
+        task.abort();
     }
     result
 }

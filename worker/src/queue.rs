@@ -10,7 +10,7 @@ pub const DEFAULT_QUEUE: &str = "compass-jobs";
 
 /// The queue message: which client, which row. Everything else is read from the row, so a message cannot
 /// carry data into a tenant it does not belong to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct JobMessage {
     pub client_id: i64,
     pub job_id: i64,
@@ -20,6 +20,9 @@ pub struct JobMessage {
 #[derive(Clone)]
 pub struct JobQueue {
     storage: RedisStorage<JobMessage>,
+    /// The same Redis, for reading what the queue holds (reconcile); redis-rs's manager reconnects by itself.
+    conn: ConnectionManager,
+    data_hash: String,
 }
 
 impl JobQueue {
@@ -39,8 +42,25 @@ impl JobQueue {
             .heartbeat_interval(Duration::from_millis(250))
             .missed_heartbeats(60);
         Self {
-            storage: RedisStorage::new(conn).with_config(config),
+            data_hash: config.job_data_hash(),
+            storage: RedisStorage::new(conn.clone()).with_config(config),
+            conn,
         }
+    }
+
+    /// Every message the queue holds (waiting, running, scheduled for a retry or finished): apalis keeps each
+    /// task's message in one hash until it is vacuumed. A message that does not parse is left out.
+    pub async fn messages(&self) -> Result<std::collections::HashSet<JobMessage>, JobError> {
+        let mut conn = self.conn.clone();
+        let values: Vec<Vec<u8>> = redis::cmd("HVALS")
+            .arg(&self.data_hash)
+            .query_async(&mut conn)
+            .await
+            .map_err(|e| JobError::Queue(e.to_string()))?;
+        Ok(values
+            .iter()
+            .filter_map(|v| serde_json::from_slice::<JobMessage>(v).ok())
+            .collect())
     }
 
     pub(crate) fn storage(&self) -> RedisStorage<JobMessage> {

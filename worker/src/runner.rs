@@ -2,6 +2,9 @@ use crate::{JobContext, JobError, JobKind, JobMessage, JobResult, Services, MAX_
 use sqlx::types::Json;
 use tenancy::{Client, Tenancy};
 
+/// The namespace of the per-job advisory locks (mailing sends lock on the bare mailing id).
+const JOB_LOCK: i64 = 1 << 56;
+
 /// Runs one queue message to the end. `Err` means "try again later" (apalis retries with backoff);
 /// every other outcome, success or final failure, is written to the job row and returns `Ok`.
 pub(crate) async fn execute(
@@ -18,6 +21,16 @@ pub(crate) async fn execute(
         return Ok(());
     };
 
+    // While a job runs, its worker holds this lock: a second message for the same row (a redelivery, the
+    // reconcile pass) is dropped instead of running the job twice at once. The lock lives on a connection of its
+    // own, so a worker that dies releases it and apalis's hand-over can run the job again.
+    let Some(_running) = tenancy
+        .try_exclusive(&client, JOB_LOCK | message.job_id)
+        .await?
+    else {
+        tracing::info!(client = %client.short_name, job = message.job_id, "job already running elsewhere; message dropped");
+        return Ok(());
+    };
     let mut tx = tenancy.begin(&client).await?;
     let claimed: Option<(String, serde_json::Value, i32)> = sqlx::query_as(
         "update jobs set status = 'running', attempts = attempts + 1, updated = now()

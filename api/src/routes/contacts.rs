@@ -8,6 +8,9 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
+mod search;
+use search::Cursor;
+
 pub struct ContactsApi;
 
 #[derive(Debug, Object, sqlx::FromRow)]
@@ -34,11 +37,18 @@ pub struct Contact {
 #[derive(Debug, Object)]
 pub struct ContactPage {
     pub items: Vec<Contact>,
-    /// Contacts matching the search, across all pages.
+    /// Contacts matching the search, across all pages: exact up to 10,000, above that an estimate
+    /// (`totalEstimated`), shown as "about N".
     pub total: i64,
+    /// True when `total` is the planner's estimate rather than a count.
+    #[oai(rename = "totalEstimated")]
+    pub total_estimated: bool,
     pub page: i64,
     #[oai(rename = "pageSize")]
     pub page_size: i64,
+    /// Pass as `after` to get the page after this one (keyset pagination; fast at any depth). Null on the last page.
+    #[oai(nullable)]
+    pub next: Option<String>,
 }
 
 #[derive(Debug, Object, sqlx::FromRow)]
@@ -64,7 +74,8 @@ macro_rules! contact_select {
 
 #[OpenApi(tag = "ApiTags::Contacts")]
 impl ContactsApi {
-    /// Contacts whose e-mail or name contains `q`, newest first, one page at a time.
+    /// Contacts whose e-mail or name contains `q`, newest first, one page at a time. Pass the previous page's
+    /// `next` as `after` to read on (keyset pagination); without it, `page` counts from the newest contact.
     #[oai(
         path = "/api/contacts",
         method = "get",
@@ -86,42 +97,39 @@ impl ContactsApi {
             validator(minimum(value = "1"), maximum(value = "200"))
         )]
         page_size: Query<i64>,
+        /// The `next` of the page before; the answer starts right after that contact.
+        #[oai(validator(max_length = 64))]
+        after: Query<Option<String>>,
     ) -> Result<Json<ContactPage>, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
         let term = q.0.as_deref().map(str::trim).unwrap_or("");
-        let pattern = format!(
-            "%{}%",
-            term.replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
-        let filter = "where ($1 = '%%' or c.email ilike $1 escape '\\'
-                         or (c.first_name || ' ' || c.last_name) ilike $1 escape '\\')";
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "select count(*) from contacts c {filter}"
-        )))
-        .bind(&pattern)
-        .fetch_one(&mut *tx)
-        .await?;
-        let items = sqlx::query_as::<_, Contact>(sqlx::AssertSqlSafe(format!(
-            concat!(
-                contact_select!(),
-                "{} order by c.created desc, c.id desc limit $2 offset $3"
+        let after = match after.0.as_deref() {
+            None | Some("") => None,
+            Some(text) => Some(
+                Cursor::parse(text)
+                    .ok_or_else(|| ApiError::BadRequest("after: not a page cursor".to_owned()))?,
             ),
-            filter
-        )))
-        .bind(&pattern)
-        .bind(page_size.0)
-        .bind((page.0 - 1) * page_size.0)
-        .fetch_all(&mut *tx)
-        .await?;
+        };
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let search = search::Search::new(term, after);
+        let (total, total_estimated) = search.total(&mut tx).await?;
+        let mut items = search
+            .page(&mut tx, page_size.0 + 1, (page.0 - 1) * page_size.0)
+            .await?;
         tx.commit().await?;
+        let next = if items.len() as i64 > page_size.0 {
+            items.truncate(page_size.0 as usize);
+            items.last().map(|c| Cursor::of(c).to_string())
+        } else {
+            None
+        };
         Ok(Json(ContactPage {
             items,
             total,
+            total_estimated,
             page: page.0,
             page_size: page_size.0,
+            next,
         }))
     }
 

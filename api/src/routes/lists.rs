@@ -4,9 +4,10 @@ use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
+use futures_util::TryStreamExt;
 use poem::web::Data;
 use poem_openapi::param::Path;
-use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use tenancy::TenantTx;
 
@@ -66,10 +67,10 @@ pub enum Created {
 
 #[derive(ApiResponse)]
 pub enum CsvDownload {
-    /// The members as CSV: Email, First, Last, Origin code.
+    /// The members as CSV: Email, First, Last, Origin code. Streamed as the rows are read.
     #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
     Csv(
-        PlainText<String>,
+        crate::csv_stream::StreamedText,
         #[oai(header = "Content-Disposition")] String,
     ),
 }
@@ -239,30 +240,31 @@ impl ListsApi {
         auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let list = fetch_list(&mut tx, id.0).await?;
-        let members: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
-            "select c.email, c.first_name, c.last_name, o.name
-             from crm_list_contacts lc
-             join contacts c on c.id = lc.contact_id
-             left join origin_codes o on o.id = c.origin_code_id
-             where lc.list_id = $1
-             order by c.email",
-        )
-        .bind(id.0)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        let mut out = csv::Writer::from_writer(Vec::new());
-        let write = |out: &mut csv::Writer<Vec<u8>>, row: [&str; 4]| {
-            out.write_record(row).map_err(ApiError::internal)
-        };
-        write(&mut out, ["Email", "First", "Last", "Origin code"])?;
-        for (email, first, last, code) in &members {
-            let cells = [email.as_str(), first, last, code.as_deref().unwrap_or("")]
-                .map(neutralise_formula);
-            write(&mut out, [&cells[0], &cells[1], &cells[2], &cells[3]])?;
-        }
-        let bytes = out.into_inner().map_err(ApiError::internal)?;
-        let body = String::from_utf8(bytes).map_err(ApiError::internal)?;
+        let body = crate::csv_stream::body(
+            ["Email", "First", "Last", "Origin code"],
+            move |mut sender| async move {
+                let mut rows = sqlx::query_as::<_, (String, String, String, Option<String>)>(
+                    "select c.email, c.first_name, c.last_name, o.name
+                     from crm_list_contacts lc
+                     join contacts c on c.id = lc.contact_id
+                     left join origin_codes o on o.id = c.origin_code_id
+                     where lc.list_id = $1
+                     order by c.email",
+                )
+                .bind(id.0)
+                .fetch(&mut *tx);
+                while let Some((email, first, last, code)) = rows.try_next().await? {
+                    let cells = [email.as_str(), &first, &last, code.as_deref().unwrap_or("")]
+                        .map(neutralise_formula);
+                    if !sender.row(&cells).await {
+                        break;
+                    }
+                }
+                drop(rows);
+                tx.commit().await?;
+                Ok::<_, ApiError>(sender)
+            },
+        );
         let file: String = list
             .name
             .chars()
@@ -275,7 +277,7 @@ impl ListsApi {
             })
             .collect();
         Ok(CsvDownload::Csv(
-            PlainText(body),
+            crate::csv_stream::StreamedText(body),
             format!("attachment; filename=\"{file}.csv\""),
         ))
     }

@@ -159,7 +159,21 @@ impl TestApp {
             .await
     }
 
+    /// A worker that reconciles (queues again jobs whose queue message was lost) for this one client only, at
+    /// start and then every `every`.
+    pub async fn start_worker_reconciling(&self, client_id: i64, every: Duration) -> WorkerHandle {
+        self.start_pool(None, Some((client_id, every))).await
+    }
+
     async fn start_worker_with(&self, schedule_every: Option<Duration>) -> WorkerHandle {
+        self.start_pool(schedule_every, None).await
+    }
+
+    async fn start_pool(
+        &self,
+        schedule_every: Option<Duration>,
+        reconcile: Option<(i64, Duration)>,
+    ) -> WorkerHandle {
         let queue = JobQueue::connect(&redis_url(), &self.queue_name)
             .await
             .unwrap();
@@ -168,6 +182,8 @@ impl TestApp {
             name: "test-worker".into(),
             shutdown_timeout: Duration::from_secs(5),
             schedule_every,
+            reconcile_every: reconcile.map(|r| r.1),
+            reconcile_only_client: reconcile.map(|r| r.0),
         };
         let services = std::sync::Arc::new(worker::Services {
             smtp: worker::mail::SmtpServer::from_url(&self.smtp_url).unwrap(),

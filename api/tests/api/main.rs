@@ -9,6 +9,7 @@ mod imports;
 mod contributions_import;
 
 mod auth;
+mod contacts_scale;
 mod conventions;
 mod dashboard;
 mod email_addresses;
@@ -20,6 +21,8 @@ mod lists;
 mod mailings;
 mod media;
 mod reports;
+mod metrics;
+mod restarts;
 mod revenue;
 mod segments;
 mod settings;

@@ -66,7 +66,8 @@ export const getSearchContactsUrl = (params?: SearchContactsParams,) => {
 }
 
 /**
- * @summary Contacts whose e-mail or name contains `q`, newest first, one page at a time.
+ * @summary Contacts whose e-mail or name contains `q`, newest first, one page at a time. Pass the previous page's
+`next` as `after` to read on (keyset pagination); without it, `page` counts from the newest contact.
  */
 export const searchContacts = async (params?: SearchContactsParams, options?: Parameters<typeof customFetch>[1]): Promise<ContactPage> => {
 
@@ -137,7 +138,8 @@ export function useSearchContacts<TData = Awaited<ReturnType<typeof searchContac
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Contacts whose e-mail or name contains `q`, newest first, one page at a time.
+ * @summary Contacts whose e-mail or name contains `q`, newest first, one page at a time. Pass the previous page's
+`next` as `after` to read on (keyset pagination); without it, `page` counts from the newest contact.
  */
 
 export function useSearchContacts<TData = Awaited<ReturnType<typeof searchContacts>>, TError = ErrorType<ErrorMessage>>(

@@ -9,8 +9,18 @@ import type { Contact } from './contact.ts';
 
 export interface ContactPage {
   items: Contact[];
-  /** Contacts matching the search, across all pages. */
+  /**
+     * Contacts matching the search, across all pages: exact up to 10,000, above that an estimate
+     * (`totalEstimated`), shown as "about N".
+     */
   total: number;
+  /** True when `total` is the planner's estimate rather than a count. */
+  totalEstimated: boolean;
   page: number;
   pageSize: number;
+  /**
+     * Pass as `after` to get the page after this one (keyset pagination; fast at any depth). Null on the last page.
+     * @nullable
+     */
+  next?: string | null;
 }

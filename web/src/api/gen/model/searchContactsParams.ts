@@ -18,4 +18,9 @@ page?: number;
  * @maximum 200
  */
 pageSize?: number;
+/**
+ * The `next` of the page before; the answer starts right after that contact.
+ * @maxLength 64
+ */
+after?: string;
 };

@@ -21,18 +21,32 @@ export const CONTACT_PAGE_SIZE = 25;
 export function ContactSearch() {
   const [text, setText] = useState('');
   const q = useDebouncedValue(text.trim(), CONTACT_SEARCH_DEBOUNCE_MS);
-  // The page belongs to the search it was chosen for; a new search starts at page 1.
-  const [paging, setPaging] = useState({ q, page: 1 });
-  const page = paging.q === q ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ q, page: next });
+  // The page belongs to the search it was chosen for; a new search starts at page 1. `cursors[i]` is the server's
+  // `next` of page i + 1, so page n > 1 is asked for "after" cursors[n - 2] (fast however deep the page).
+  const [paging, setPaging] = useState<{ q: string; page: number; cursors: string[] }>({
+    q,
+    page: 1,
+    cursors: [],
+  });
+  const current = paging.q === q ? paging : { q, page: 1, cursors: [] };
+  const page = current.page;
+  const after = page > 1 ? current.cursors[page - 2] : undefined;
+  const setPage = (next: number, cursor?: string | null) => {
+    const cursors = [...current.cursors];
+    if (cursor) cursors[page - 1] = cursor;
+    setPaging({ q, page: next, cursors });
+  };
 
   const search = useSearchContacts(
-    { ...(q ? { q } : {}), page, pageSize: CONTACT_PAGE_SIZE },
+    { ...(q ? { q } : {}), page, pageSize: CONTACT_PAGE_SIZE, ...(after ? { after } : {}) },
     { query: { placeholderData: keepPreviousData, meta: { errorMessage: 'Could not load contacts' } } },
   );
   const data = search.data;
   const pageSize = data?.pageSize || CONTACT_PAGE_SIZE;
   const pages = data ? Math.max(1, Math.ceil(data.total / pageSize)) : 1;
+  // Past 10,000 matches the server estimates the total; it says "about" then.
+  const about = data?.totalEstimated ? 'about ' : '';
+  const hasNext = data?.next ? true : data?.next === undefined && page < pages;
 
   return (
     <>
@@ -80,7 +94,10 @@ export function ContactSearch() {
             </tbody>
           </Table>
           <div className="d-flex align-items-center justify-content-between gap-2 flex-wrap">
-            <span className="text-body-secondary">{formatCount(data.total)} contacts</span>
+            <span className="text-body-secondary">
+              {about}
+              {formatCount(data.total)} contacts
+            </span>
             <div className="d-flex align-items-center gap-2">
               <Button
                 variant="outline-secondary"
@@ -91,13 +108,14 @@ export function ContactSearch() {
                 Previous
               </Button>
               <span aria-live="polite">
-                Page {formatCount(page)} of {formatCount(pages)}
+                Page {formatCount(page)} of {about}
+                {formatCount(pages)}
               </span>
               <Button
                 variant="outline-secondary"
                 size="sm"
-                disabled={page >= pages || search.isFetching}
-                onClick={() => setPage(page + 1)}
+                disabled={!hasNext || search.isFetching}
+                onClick={() => setPage(page + 1, data.next)}
               >
                 Next
               </Button>

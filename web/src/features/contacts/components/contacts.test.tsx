@@ -50,6 +50,7 @@ describe('ContactSearch', () => {
       const body: ContactPage = {
         items: [contact(page * 100 + 1)],
         total: 1234,
+        totalEstimated: false,
         page,
         pageSize: Number(url.searchParams.get('pageSize')),
       };
@@ -86,10 +87,42 @@ describe('ContactSearch', () => {
   });
 
   it('disables Next on the last page', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ items: [contact(1)], total: 1, page: 1, pageSize: 25 }));
+    fetchMock.mockResolvedValue(jsonResponse({ items: [contact(1)], total: 1, totalEstimated: false, page: 1, pageSize: 25, next: null }));
     renderWithProviders(<ContactSearch />);
     expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+});
+
+describe('ContactSearch at a large client', () => {
+  it('says "about" for an estimated total and asks for later pages after the cursor it was given', async () => {
+    fetchMock.mockImplementation((input) => {
+      const url = new URL(String(input), 'http://x');
+      const page = Number(url.searchParams.get('page'));
+      const body: ContactPage = {
+        items: [contact(page * 100 + 1)],
+        total: 1_000_000,
+        totalEstimated: true,
+        page,
+        pageSize: 25,
+        next: `cursor-${page}`,
+      };
+      return Promise.resolve(jsonResponse(body));
+    });
+    renderWithProviders(<ContactSearch />);
+    expect(await screen.findByText(`about ${(1_000_000).toLocaleString()} contacts`)).toBeInTheDocument();
+    expect(screen.getByText(`Page 1 of about ${(40_000).toLocaleString()}`)).toBeInTheDocument();
+    expect(contactUrls()[0].searchParams.get('after')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('link', { name: 'person201@example.org' })).toBeInTheDocument();
+    expect(contactUrls().at(-1)!.searchParams.get('after')).toBe('cursor-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('link', { name: 'person301@example.org' })).toBeInTheDocument();
+    expect(contactUrls().at(-1)!.searchParams.get('after')).toBe('cursor-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByRole('link', { name: 'person201@example.org' })).toBeInTheDocument();
+    expect(screen.getByText(`Page 2 of about ${(40_000).toLocaleString()}`)).toBeInTheDocument();
   });
 });
 

@@ -1,0 +1,82 @@
+//! Reconcile: the database is the record of which jobs exist; Redis only carries the messages. When Redis loses
+//! them (restarted without persistence, flushed, a push that failed after the row committed), a job row stays
+//! `queued` with nothing to run it. Each worker, at start and then every minute, looks for queued rows older than
+//! [`GRACE`] whose message the queue does not hold, and puts a message on the queue again.
+//!
+//! A job is never run twice at once: the runner takes a per-job advisory lock and skips rows already done, so a
+//! message that turns out to be a duplicate (two workers reconciling together) costs one skipped delivery.
+
+use crate::{JobError, JobMessage, JobQueue};
+use std::time::Duration;
+use tenancy::Tenancy;
+
+/// How long a queued row may wait for its message before reconcile looks at it: longer than the gap between
+/// an enqueue's commit and its push.
+pub const GRACE: Duration = Duration::from_secs(10);
+
+/// Reconciles at once and then every `every`, until the task is dropped. `only_client` limits it to one client
+/// (tests that share a database with others).
+pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration, only_client: Option<i64>) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        match once(&tenancy, &queue, only_client).await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(
+                jobs = n,
+                "queued jobs without a queue message were queued again"
+            ),
+            Err(e) => tracing::warn!(error = %e, "reconcile pass failed"),
+        }
+    }
+}
+
+/// One pass; returns how many messages it sent again.
+pub async fn once(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    only_client: Option<i64>,
+) -> Result<usize, JobError> {
+    let mut waiting = Vec::new();
+    for client in tenancy
+        .list_clients()
+        .await?
+        .into_iter()
+        .filter(|c| c.enabled && only_client.is_none_or(|id| id == c.id))
+    {
+        let mut tx = match tenancy.begin(&client).await {
+            Ok(tx) => tx,
+            Err(e) => {
+                tracing::warn!(client = %client.short_name, error = %e, "reconcile skipped a client");
+                continue;
+            }
+        };
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "select id from jobs where status = 'queued' and updated < now() - make_interval(secs => $1)
+             order by id",
+        )
+        .bind(GRACE.as_secs_f64())
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        waiting.extend(ids.into_iter().map(|job_id| JobMessage {
+            client_id: client.id,
+            job_id,
+        }));
+    }
+    if waiting.is_empty() {
+        return Ok(0);
+    }
+    let held = queue.messages().await?;
+    let mut sent = 0;
+    for message in waiting.into_iter().filter(|m| !held.contains(m)) {
+        tracing::info!(
+            client_id = message.client_id,
+            job = message.job_id,
+            "job had no queue message; queued again"
+        );
+        queue.redeliver(message).await?;
+        sent += 1;
+    }
+    Ok(sent)
+}
