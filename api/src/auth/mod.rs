@@ -48,6 +48,8 @@ pub const ALL_CLIENT_PERMISSIONS: [&str; 12] = [
 
 pub const VIEW_USER: &str = "view user";
 pub const PAGE_CONTACTS: &str = "pageContacts";
+pub const PAGE_CONTRIBUTIONS: &str = "pageContributions";
+pub const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
 pub const PAGE_CONTACT_ORIGIN_CODES: &str = "pageContactOriginCodes";
 pub const EDIT_ROLE: &str = "edit role";
 

@@ -5,7 +5,7 @@
 use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
-use crate::routes::contributions::PAGE_CONTRIBUTIONS;
+use crate::auth::{PAGE_CONTRIBUTIONS, PAGE_CONTRIBUTION_SOURCE_CODES};
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
@@ -13,7 +13,6 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use store::dashboard as tiles;
 
-const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
 /// Bundled with the web app too (the map draws it without a request); from us-atlas (ISC), 2-decimal degrees.
 const US_STATES: &str = include_str!("../../../web/src/features/dashboard/us-states.json");
 

@@ -16,7 +16,7 @@ use poem_openapi::OpenApi;
 use store::revenue::{DONOR, NET};
 use tenancy::TenantTx;
 
-pub const PAGE_CONTRIBUTIONS: &str = "pageContributions";
+use crate::auth::PAGE_CONTRIBUTIONS;
 
 pub struct ContributionsApi;
 

@@ -1,7 +1,7 @@
 //! The gift table: its rows, filters, sort and exports (CSV and XLSX), shared by the contributions page and a
 //! contact's giving.
 
-use super::contributions::PAGE_CONTRIBUTIONS;
+use crate::auth::PAGE_CONTRIBUTIONS;
 use super::range::{resolve_range, Range};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use worker::import::contributions::{ContributionPlan, GiftField, Platform};
 use worker::JobKind;
 
-const PAGE_CONTRIBUTIONS: &str = "pageContributions";
+use crate::auth::PAGE_CONTRIBUTIONS;
 
 pub struct ContributionImportsApi;
 

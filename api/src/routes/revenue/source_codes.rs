@@ -13,7 +13,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
 use store::revenue::{DONOR, NET};
 
-pub const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
+use crate::auth::PAGE_CONTRIBUTION_SOURCE_CODES;
 
 pub struct SourceCodesApi;
 
