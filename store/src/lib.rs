@@ -7,4 +7,7 @@
 //! Every function takes the caller's `&mut PgConnection`: a `tenancy::TenantTx` derefs to one whose search path
 //! is already the client's schema, so nothing here can name or reach another client.
 
+pub mod email_analytics;
+pub mod external_mailings;
 pub mod lists;
+pub mod planning;

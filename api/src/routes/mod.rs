@@ -5,6 +5,8 @@ pub mod auth;
 pub mod contacts;
 pub mod contribution_imports;
 pub mod contributions;
+pub mod email_analytics;
+pub mod external_mailings;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -12,6 +14,7 @@ pub mod jobs;
 pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
+pub mod planning;
 pub mod session;
 pub mod settings;
 pub mod source_codes;
@@ -61,7 +64,12 @@ pub type Apis = (
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
     forms::FormsApi,
-    mailings::MailingsApi,
+    (
+        mailings::MailingsApi,
+        planning::PlanningApi,
+        email_analytics::EmailAnalyticsApi,
+        external_mailings::ExternalMailingsApi,
+    ),
     // poem-openapi implements its trait for tuples of at most 16: an area with several APIs is nested.
     (
         contributions::ContributionsApi,
@@ -87,7 +95,12 @@ pub fn service() -> OpenApiService<Apis, ()> {
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,
             forms::FormsApi,
-            mailings::MailingsApi,
+            (
+                mailings::MailingsApi,
+                planning::PlanningApi,
+                email_analytics::EmailAnalyticsApi,
+                external_mailings::ExternalMailingsApi,
+            ),
             (
                 contributions::ContributionsApi,
                 source_codes::SourceCodesApi,
