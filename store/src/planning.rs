@@ -118,6 +118,13 @@ pub async fn marks(
     .await
 }
 
+/// The segments a planned send may name: (id, name), by name.
+pub async fn segments(conn: &mut PgConnection) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as("select id, name from segments order by lower(name), id limit 10000")
+        .fetch_all(conn)
+        .await
+}
+
 /// A planned send as entered.
 #[derive(Debug, Clone)]
 pub struct NewPlanned {

@@ -88,6 +88,13 @@ pub struct Created {
     pub id: i64,
 }
 
+/// A segment a planned send may name.
+#[derive(Debug, Object)]
+pub struct PlanningSegment {
+    pub id: i64,
+    pub name: String,
+}
+
 #[derive(Debug, Object)]
 pub struct MoveInput {
     pub day: NaiveDate,
@@ -205,6 +212,28 @@ impl PlanningApi {
                 })
                 .collect(),
         }))
+    }
+
+    /// The segments a planned send may name.
+    #[oai(
+        path = "/api/planning/segments",
+        method = "get",
+        operation_id = "listPlanningSegments"
+    )]
+    async fn segments(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<PlanningSegment>>, ApiError> {
+        auth.0.require(PAGE_PLANNING)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = planning::segments(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, name)| PlanningSegment { id, name })
+                .collect(),
+        ))
     }
 
     /// Adds a planned send.

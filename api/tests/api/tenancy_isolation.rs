@@ -261,6 +261,7 @@ fn guard_table() -> Vec<Expected> {
             .json(json!({ "sendDate": "2030-01-01", "name": "Guard", "revenueGoal": "1.00" })),
         expect("updatePlannedSend", Client(&["pagePlanning"]))
             .json(json!({ "sendDate": "2030-01-01", "name": "Guard", "revenueGoal": "1.00" })),
+        expect("listPlanningSegments", Client(&["pagePlanning"])),
         expect("deletePlannedSend", Client(&["pagePlanning"])),
         expect("makePlannedSendDraft", Client(&["pagePlanning"])),
         expect("movePlannedMailing", Client(&["pagePlanning"])).json(json!({ "day": "2030-01-01" })),

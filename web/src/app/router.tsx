@@ -52,7 +52,9 @@ const FORMS = { label: 'Forms', to: '/crm-forms' };
 const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
   placeholder('dashboard', { title: 'Dashboard' }),
-  placeholder('planning', { title: 'Planning' }),
+  guarded('pagePlanning', 'page', [
+    { path: 'planning', handle: { title: 'Planning' }, lazy: () => import('./routes/planning') },
+  ]),
   placeholder('flights', { title: 'Performance' }),
   placeholder('experiments', { title: 'Experiments' }),
   guarded('pageContributionSourceCodes', 'page', [
