@@ -63,9 +63,10 @@ create index mailing_events_engaged_idx on mailing_events (created) include (con
 create index mailing_events_unsubscribe_idx on mailing_events (contact_id, created) where kind = 'unsubscribe';
 
 -- The statement adding a set of recipient rows to the rollup, each signed; `source` yields (sgn, recipient
--- columns). A recipient counts from the moment its message went out (sent) or bounced; its time is sent_at,
--- else the mailing's send attempt, send time or creation.
-create function email_stat_sql(source text) returns text language sql immutable as $$
+-- columns) and `mailings_source` names the mailing rows to read their times from. A recipient counts once its
+-- message went out (sent) or bounced; its time is sent_at, else the mailing's send attempt, send time or creation.
+create function email_stat_sql(source text, mailings_source text default 'mailings') returns text
+language sql immutable as $$
     select format($q$
         insert into email_stat_days as d
             (day, send_hour, weekday, provider, sent, delivered, bounced, opened, clicked, unsubscribed)
@@ -78,7 +79,7 @@ create function email_stat_sql(source text) returns text language sql immutable 
                coalesce(sum(t.sgn) filter (where t.unsubscribed), 0)
         from (select r.sgn, r.email, r.status, r.human_open, r.human_click, r.unsubscribed,
                      coalesce(r.sent_at, m.send_attempt, m.send_time, m.created) as at
-              from (%s) r join mailings m on m.id = r.mailing_id
+              from (%s) r join %s m on m.id = r.mailing_id
               where r.status in ('sent', 'bounced')) t
         cross join app_settings s
         group by 1, 2, 3, 4
@@ -86,7 +87,7 @@ create function email_stat_sql(source text) returns text language sql immutable 
             sent = d.sent + excluded.sent, delivered = d.delivered + excluded.delivered,
             bounced = d.bounced + excluded.bounced, opened = d.opened + excluded.opened,
             clicked = d.clicked + excluded.clicked, unsubscribed = d.unsubscribed + excluded.unsubscribed
-    $q$, source)
+    $q$, source, mailings_source)
 $$;
 
 create function email_stats_insert() returns trigger language plpgsql as $$
@@ -126,6 +127,41 @@ create trigger email_stats_update after update on mailing_recipients
     for each statement execute function email_stats_update();
 create trigger email_stats_delete after delete on mailing_recipients
     referencing old table as old_rows for each statement execute function email_stats_delete();
+
+-- A deleted mailing takes its recipients' figures with it. This trigger fires before mailings_cascade (names
+-- in order) deletes the recipient rows, whose own trigger then no longer finds their mailing and counts nothing.
+create function email_stats_mailings_deleted() returns trigger language plpgsql as $$
+begin
+    execute email_stat_sql('select -1 as sgn, r.* from mailing_recipients r join gone_mailings g on g.id = r.mailing_id',
+                           'gone_mailings');
+    return null;
+end
+$$;
+create trigger email_stats_mailings_deleted after delete on mailings
+    referencing old table as gone_mailings for each statement execute function email_stats_mailings_deleted();
+
+-- A recipient without sent_at takes its time from its mailing: a change of those times moves it.
+create function email_stats_mailings_moved() returns trigger language plpgsql as $$
+begin
+    if exists (select 1 from old_mailings o join new_mailings n using (id)
+               where (o.send_attempt, o.send_time) is distinct from (n.send_attempt, n.send_time)) then
+        execute email_stat_sql(
+            'select -1 as sgn, r.* from mailing_recipients r join old_mailings o on o.id = r.mailing_id
+             join new_mailings n on n.id = o.id
+             where r.sent_at is null and (o.send_attempt, o.send_time) is distinct from (n.send_attempt, n.send_time)',
+            'old_mailings');
+        execute email_stat_sql(
+            'select 1 as sgn, r.* from mailing_recipients r join new_mailings n on n.id = r.mailing_id
+             join old_mailings o on o.id = n.id
+             where r.sent_at is null and (o.send_attempt, o.send_time) is distinct from (n.send_attempt, n.send_time)',
+            'new_mailings');
+    end if;
+    return null;
+end
+$$;
+create trigger email_stats_mailings_moved after update on mailings
+    referencing old table as old_mailings new table as new_mailings
+    for each statement execute function email_stats_mailings_moved();
 
 -- The event writer's rows mark their recipients; the recipient trigger above moves the rollup.
 create function mailing_events_mark_recipients() returns trigger language plpgsql as $$

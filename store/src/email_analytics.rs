@@ -119,6 +119,7 @@ pub async fn periods(
                                     from mailing_recipients r join mailings m on m.id = r.mailing_id
                                     where r.contact_id = c.id and r.status = 'bounced')),
                              c.created) as left_at
+                    , c.id
              from contacts c where c.subscription <> 'subscribed'
          ),
          f as (
@@ -135,7 +136,9 @@ pub async fn periods(
                     (select count(distinct e.contact_id) from mailing_events e
                      where e.kind in ('open', 'click') and not e.machine
                        and e.created >= f.hi - interval '90 days' and e.created < f.hi
-                       and exists (select 1 from contacts c where c.id = e.contact_id)) as active,
+                       and exists (select 1 from contacts c where c.id = e.contact_id)
+                       and not exists (select 1 from leavers l where l.id = e.contact_id and l.left_at < f.hi))
+                      as active,
                     (select coalesce(sum(c.amount), 0) from contributions c
                      where c.mailing_id is not null and c.amount > 0
                        and c.refunded_at is null and c.refund_id is null
