@@ -104,7 +104,9 @@ const productRoutes: RouteObject[] = [
     { path: 'users/roles', handle: { title: 'Manage Roles' }, lazy: () => import('./routes/users/roles') },
   ]),
   placeholder('media', { title: 'Media' }),
-  placeholder('email-analytics', { title: 'Email Analytics' }),
+  guarded('pagePerformance', 'page', [
+    { path: 'email-analytics', handle: { title: 'E-mail Analytics' }, lazy: () => import('./routes/email-analytics') },
+  ]),
   guarded(EDIT_ROLE, 'client', [{ path: 'system', handle: { title: 'System' }, lazy: () => import('./routes/system') }]),
   { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },
   {

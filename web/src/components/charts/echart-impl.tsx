@@ -1,13 +1,22 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
-import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import type { EChartProps } from './echart';
 import { useTheme } from '@/lib/theme';
 
 // Only what the analytics pages draw is bundled (echarts/core plus these parts).
-echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
+echarts.use([
+  LineChart,
+  BarChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  VisualMapComponent,
+  SVGRenderer,
+]);
 
 /** An ECharts chart following the app's light or dark theme. */
 export default function EChartImpl({ option, label, height = 300 }: EChartProps) {
