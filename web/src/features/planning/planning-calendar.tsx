@@ -1,6 +1,7 @@
 import { createContext, useContext, useMemo } from 'react';
 import { Calendar, dayjsLocalizer, type View } from 'react-big-calendar';
-import withDragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
+import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
+import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import dayjs from 'dayjs';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
@@ -19,6 +20,12 @@ export interface PlanEvent {
   entry: CalendarEntry;
 }
 
+// The addon is CommonJS: the production bundle hands its whole `exports` over as the default, the test runner its
+// `exports.default`. Take the function either way.
+type WithDragAndDrop = typeof dragAndDrop.default;
+const dndModule = dragAndDrop as unknown as { default: WithDragAndDrop | { default: WithDragAndDrop } };
+const withDragAndDrop: WithDragAndDrop =
+  typeof dndModule.default === 'function' ? dndModule.default : dndModule.default.default;
 const DnDCalendar = withDragAndDrop<PlanEvent>(Calendar);
 
 /** The marked days of the calendar on screen, by ISO day. */

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   getGetPlanningCalendarQueryKey,
   useCreatePlannedSend,
@@ -21,7 +21,7 @@ import { StatTiles } from '@/components/stat-tiles';
 import { isoDate } from '@/lib/date-range';
 import { formatMoney } from '@/lib/money';
 import { notifyCrmSuccess } from '@/lib/notifications';
-import { KIND_LABEL, PlanningCalendar } from './planning-calendar';
+import { KIND_LABEL, localDay, PlanningCalendar } from './planning-calendar';
 
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 
@@ -227,8 +227,17 @@ function EntryDetails({ entry, onHide }: { entry: CalendarEntry | null; onHide: 
 /** Email › Planning: the calendar of sends with each month's goal, planned and actual revenue. */
 export function PlanningPage() {
   const queryClient = useQueryClient();
-  const [date, setDate] = useState(() => new Date());
-  const [view, setView] = useState<'month' | 'week'>('month');
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('date') ?? '';
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(asked) ? localDay(asked) : new Date();
+  const view = params.get('view') === 'week' ? 'week' : 'month';
+  const show = (next: { date?: Date; view?: 'month' | 'week' }) =>
+    setParams((current) => {
+      const out = new URLSearchParams(current);
+      if (next.date) out.set('date', isoDate(next.date));
+      if (next.view) out.set('view', next.view);
+      return out;
+    });
   const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<CalendarEntry | null>(null);
   const range = visibleRange(date, view);
@@ -266,8 +275,8 @@ export function PlanningPage() {
         marks={calendar.data?.marks ?? []}
         date={date}
         view={view}
-        onNavigate={setDate}
-        onView={setView}
+        onNavigate={(d) => show({ date: d })}
+        onView={(v) => show({ view: v })}
         onMove={onMove}
         onSelect={setSelected}
       />
