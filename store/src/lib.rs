@@ -14,3 +14,6 @@ pub mod segments;
 pub mod media;
 pub mod projections;
 pub mod reports;
+pub mod email_analytics;
+pub mod external_mailings;
+pub mod planning;

@@ -3,6 +3,8 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod email_analytics;
+pub mod external_mailings;
 pub mod dashboard;
 pub mod forms;
 pub mod health;
@@ -12,6 +14,7 @@ pub mod lists;
 pub mod mailings;
 pub mod media;
 pub mod origin_codes;
+pub mod planning;
 pub mod revenue;
 pub mod segments;
 pub mod projections;
@@ -72,7 +75,12 @@ pub type Apis = (
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
     forms::FormsApi,
-    mailings::MailingsApi,
+    (
+        mailings::MailingsApi,
+        planning::PlanningApi,
+        email_analytics::EmailAnalyticsApi,
+        external_mailings::ExternalMailingsApi,
+    ),
     // poem-openapi implements its trait for tuples of at most 16: the analytics areas share one tuple, and an
     // area with several APIs is nested inside it.
     (
@@ -109,7 +117,12 @@ pub fn service() -> OpenApiService<Apis, ()> {
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,
             forms::FormsApi,
-            mailings::MailingsApi,
+            (
+                mailings::MailingsApi,
+                planning::PlanningApi,
+                email_analytics::EmailAnalyticsApi,
+                external_mailings::ExternalMailingsApi,
+            ),
             (
                 (
                     revenue::contributions::ContributionsApi,

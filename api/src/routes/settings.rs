@@ -26,6 +26,9 @@ pub struct AppSettings {
     /// Whether a webhook password is set (it is never shown).
     #[oai(rename = "actblueWebhookPasswordSet")]
     pub actblue_webhook_password_set: bool,
+    /// Election day, marked on the planning calendar.
+    #[oai(nullable, rename = "electionDay")]
+    pub election_day: Option<chrono::NaiveDate>,
 }
 
 /// Revenue settings: how dates are grouped, which origin code donors get, how codes are read and gifts credited.
@@ -115,11 +118,21 @@ pub struct AppSettingsUpdate {
         validator(max_length = 200)
     )]
     pub actblue_webhook_password: Option<String>,
+    /// Election day (YYYY-MM-DD); an empty string removes it.
+    #[oai(nullable, rename = "electionDay", validator(max_length = 10))]
+    pub election_day: Option<String>,
 }
 
 async fn read(tx: &mut TenantTx, client: &Client) -> Result<AppSettings, ApiError> {
-    let (id, media_enabled, user, password_set): (i64, bool, Option<String>, bool) = sqlx::query_as(
-        "select id, media_enabled, actblue_webhook_username, actblue_webhook_password_hash is not null
+    let (id, media_enabled, user, password_set, election_day): (
+        i64,
+        bool,
+        Option<String>,
+        bool,
+        Option<chrono::NaiveDate>,
+    ) = sqlx::query_as(
+        "select id, media_enabled, actblue_webhook_username, actblue_webhook_password_hash is not null,
+                election_day
          from app_settings",
     )
     .fetch_one(&mut **tx)
@@ -140,6 +153,7 @@ async fn read(tx: &mut TenantTx, client: &Client) -> Result<AppSettings, ApiErro
         revenue,
         actblue_webhook_username: user,
         actblue_webhook_password_set: password_set,
+        election_day,
     })
 }
 
@@ -202,6 +216,15 @@ impl SettingsApi {
                 .filter(|h| !h.is_empty())
                 .collect()
         });
+        let election_day = match body.election_day.as_deref().map(str::trim) {
+            None => None,
+            Some("") => Some(None),
+            Some(raw) => Some(Some(
+                chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d").map_err(|_| {
+                    ApiError::BadRequest("Election day must be a date like 2026-11-03".to_owned())
+                })?,
+            )),
+        };
         let clear_webhook = body.actblue_webhook_username.as_deref().map(str::trim) == Some("");
         let old_pattern: String = sqlx::query_scalar("select refcode_pattern from app_settings")
             .fetch_one(&mut *tx)
@@ -220,6 +243,7 @@ impl SettingsApi {
                                                  else coalesce($11, actblue_webhook_username) end,
                  actblue_webhook_password_hash = case when $13 then null
                                                       else coalesce($12, actblue_webhook_password_hash) end,
+                 election_day = case when $14 then $15 else election_day end,
                  updated = now()
              where id = $1",
         )
@@ -236,6 +260,8 @@ impl SettingsApi {
         .bind(body.actblue_webhook_username.as_deref().map(str::trim))
         .bind(password_hash)
         .bind(clear_webhook)
+        .bind(election_day.is_some())
+        .bind(election_day.flatten())
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() == 0 {

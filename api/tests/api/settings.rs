@@ -22,7 +22,7 @@ async fn app_settings_are_read_and_updated() {
                 "mediaEnabled": false, "timeZone": "America/New_York", "actblueOriginCode": "actblue",
                 "winredOriginCode": "winred", "refcodePattern": "{channel}_{date:yyyymmdd}_{campaign}_{variant}",
                 "mailingRefcodePattern": "em_{yyyymmdd}_{mailing}_{variant}", "attributionWindowDays": 3,
-                "donationDomains": [], "fiscalYearStart": 1, "actblueWebhookUsername": null,
+                "donationDomains": [], "fiscalYearStart": 1, "actblueWebhookUsername": null, "electionDay": null,
                 "actblueWebhookPasswordSet": false })
     );
 

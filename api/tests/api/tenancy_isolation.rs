@@ -300,6 +300,20 @@ fn guard_table() -> Vec<Expected> {
         expect("deleteReportSchedule", Client(&["pageReports"])),
         expect("getDashboard", ClientUser),
         expect("getUsStatesGeojson", ClientUser),
+        expect("getPlanningCalendar", Client(&["pagePlanning"])).query("?from=2026-01-01&to=2026-01-31"),
+        expect("createPlannedSend", Client(&["pagePlanning"]))
+            .json(json!({ "sendDate": "2030-01-01", "name": "Guard", "revenueGoal": "1.00" })),
+        expect("updatePlannedSend", Client(&["pagePlanning"]))
+            .json(json!({ "sendDate": "2030-01-01", "name": "Guard", "revenueGoal": "1.00" })),
+        expect("listPlanningSegments", Client(&["pagePlanning"])),
+        expect("deletePlannedSend", Client(&["pagePlanning"])),
+        expect("makePlannedSendDraft", Client(&["pagePlanning"])),
+        expect("movePlannedMailing", Client(&["pagePlanning"])).json(json!({ "day": "2030-01-01" })),
+        expect("setPlanningMonthGoal", Client(&["pagePlanning"])).json(json!({ "month": "2030-01-01", "goal": "1.00" })),
+        expect("getEmailAnalytics", Client(&["pagePerformance"])).query("?from=2026-01-01&to=2026-01-31"),
+        expect("listExternalMailings", Client(&["pagePerformance"])).query("?from=2026-01-01&to=2026-01-31"),
+        expect("listExternalMailingNames", ClientUser),
+        expect("listLemlistCampaignNames", ClientUser),
     ]
 }
 

@@ -52,7 +52,9 @@ const FORMS = { label: 'Forms', to: '/crm-forms' };
 const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
   { path: 'dashboard', handle: { title: 'Dashboard' }, lazy: () => import('./routes/dashboard') },
-  placeholder('planning', { title: 'Planning' }),
+  guarded('pagePlanning', 'page', [
+    { path: 'planning', handle: { title: 'Planning' }, lazy: () => import('./routes/planning') },
+  ]),
   placeholder('flights', { title: 'Performance' }),
   placeholder('experiments', { title: 'Experiments' }),
   guarded('pageContributionSourceCodes', 'page', [
@@ -108,7 +110,9 @@ const productRoutes: RouteObject[] = [
     { path: 'users/roles', handle: { title: 'Manage Roles' }, lazy: () => import('./routes/users/roles') },
   ]),
   guarded('pageMedia', 'page', [{ path: 'media', handle: { title: 'Media' }, lazy: () => import('./routes/media') }]),
-  placeholder('email-analytics', { title: 'Email Analytics' }),
+  guarded('pagePerformance', 'page', [
+    { path: 'email-analytics', handle: { title: 'E-mail Analytics' }, lazy: () => import('./routes/email-analytics') },
+  ]),
   guarded(EDIT_ROLE, 'client', [{ path: 'system', handle: { title: 'System' }, lazy: () => import('./routes/system') }]),
   { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },
   {

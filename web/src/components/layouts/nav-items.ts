@@ -69,6 +69,7 @@ export const MAIN_NAV: NavTopItem[] = [
     items: [
       { kind: 'link', label: 'Planning', to: '/planning', permission: 'pagePlanning' },
       { kind: 'link', label: 'Performance', to: '/flights', permission: 'pagePerformance' },
+      { kind: 'link', label: 'E-mail Analytics', to: '/email-analytics', permission: 'pagePerformance' },
       {
         kind: 'section',
         label: 'CRM',

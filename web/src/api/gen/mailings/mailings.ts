@@ -25,11 +25,24 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  Created,
+  EmailAnalytics,
   ErrorMessage,
+  ExternalMailingRow,
+  ExternalName,
+  GetEmailAnalyticsParams,
+  GetPlanningCalendarParams,
+  ListExternalMailingsParams,
   Mailing,
   MailingInput,
   MailingStats,
   MailingTemplate,
+  MonthGoalInput,
+  MoveInput,
+  Moved,
+  PlannedSendInput,
+  PlanningCalendar,
+  PlanningSegment,
   Sender,
   SenderInput,
   SenderOption,
@@ -1520,6 +1533,1125 @@ export function useGetMailingStats<TData = Awaited<ReturnType<typeof getMailingS
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetMailingStatsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetPlanningCalendarUrl = (params: GetPlanningCalendarParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/planning?${stringifiedParams}` : `/api/planning`
+}
+
+/**
+ * @summary The calendar of `from`–`to` (client days, both included; at most 400 days).
+ */
+export const getPlanningCalendar = async (params: GetPlanningCalendarParams, options?: Parameters<typeof customFetch>[1]): Promise<PlanningCalendar> => {
+
+  return customFetch<PlanningCalendar>(getGetPlanningCalendarUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetPlanningCalendarQueryKey = (params?: GetPlanningCalendarParams,) => {
+    return [
+    `/api/planning`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetPlanningCalendarQueryOptions = <TData = Awaited<ReturnType<typeof getPlanningCalendar>>, TError = ErrorType<ErrorMessage>>(params: GetPlanningCalendarParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPlanningCalendarQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPlanningCalendar>>> = ({ signal }) => getPlanningCalendar(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetPlanningCalendarQueryResult = NonNullable<Awaited<ReturnType<typeof getPlanningCalendar>>>
+export type GetPlanningCalendarQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetPlanningCalendar<TData = Awaited<ReturnType<typeof getPlanningCalendar>>, TError = ErrorType<ErrorMessage>>(
+ params: GetPlanningCalendarParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPlanningCalendar>>,
+          TError,
+          Awaited<ReturnType<typeof getPlanningCalendar>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPlanningCalendar<TData = Awaited<ReturnType<typeof getPlanningCalendar>>, TError = ErrorType<ErrorMessage>>(
+ params: GetPlanningCalendarParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPlanningCalendar>>,
+          TError,
+          Awaited<ReturnType<typeof getPlanningCalendar>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPlanningCalendar<TData = Awaited<ReturnType<typeof getPlanningCalendar>>, TError = ErrorType<ErrorMessage>>(
+ params: GetPlanningCalendarParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The calendar of `from`–`to` (client days, both included; at most 400 days).
+ */
+
+export function useGetPlanningCalendar<TData = Awaited<ReturnType<typeof getPlanningCalendar>>, TError = ErrorType<ErrorMessage>>(
+ params: GetPlanningCalendarParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlanningCalendar>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetPlanningCalendarQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListPlanningSegmentsUrl = () => {
+
+
+
+
+  return `/api/planning/segments`
+}
+
+/**
+ * @summary The segments a planned send may name.
+ */
+export const listPlanningSegments = async ( options?: Parameters<typeof customFetch>[1]): Promise<PlanningSegment[]> => {
+
+  return customFetch<PlanningSegment[]>(getListPlanningSegmentsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListPlanningSegmentsQueryKey = () => {
+    return [
+    `/api/planning/segments`
+    ] as const;
+    }
+
+
+export const getListPlanningSegmentsQueryOptions = <TData = Awaited<ReturnType<typeof listPlanningSegments>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPlanningSegmentsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPlanningSegments>>> = ({ signal }) => listPlanningSegments({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListPlanningSegmentsQueryResult = NonNullable<Awaited<ReturnType<typeof listPlanningSegments>>>
+export type ListPlanningSegmentsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListPlanningSegments<TData = Awaited<ReturnType<typeof listPlanningSegments>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlanningSegments>>,
+          TError,
+          Awaited<ReturnType<typeof listPlanningSegments>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlanningSegments<TData = Awaited<ReturnType<typeof listPlanningSegments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlanningSegments>>,
+          TError,
+          Awaited<ReturnType<typeof listPlanningSegments>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlanningSegments<TData = Awaited<ReturnType<typeof listPlanningSegments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The segments a planned send may name.
+ */
+
+export function useListPlanningSegments<TData = Awaited<ReturnType<typeof listPlanningSegments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlanningSegments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListPlanningSegmentsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCreatePlannedSendUrl = () => {
+
+
+
+
+  return `/api/planning/planned-sends`
+}
+
+/**
+ * @summary Adds a planned send.
+ */
+export const createPlannedSend = async (plannedSendInput: PlannedSendInput, options?: Parameters<typeof customFetch>[1]): Promise<Created> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<Created>(getCreatePlannedSendUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(plannedSendInput)
+  }
+);}
+
+
+
+
+
+export const getCreatePlannedSendMutationKey = () => ['createPlannedSend'] as const;
+
+export const getCreatePlannedSendMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPlannedSend>>, TError,CreatePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPlannedSend>>, TError,CreatePlannedSendMutationVariables, TContext> => {
+
+const mutationKey = getCreatePlannedSendMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPlannedSend>>, CreatePlannedSendMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPlannedSend(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePlannedSendMutationResult = NonNullable<Awaited<ReturnType<typeof createPlannedSend>>>
+    export type CreatePlannedSendMutationBody = BodyType<PlannedSendInput>
+    export type CreatePlannedSendMutationError = ErrorType<ErrorMessage>
+    export type CreatePlannedSendMutationVariables = {data: BodyType<PlannedSendInput>}
+
+    /**
+ * @summary Adds a planned send.
+ */
+export const useCreatePlannedSend = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPlannedSend>>, TError,CreatePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createPlannedSend>>,
+        TError,
+        CreatePlannedSendMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreatePlannedSendMutationOptions(options), queryClient);
+    }
+    export const getUpdatePlannedSendUrl = (id: number,) => {
+
+
+
+
+  return `/api/planning/planned-sends/${id}`
+}
+
+/**
+ * @summary Changes a planned send (dragging it to another day sends its new date; past days are refused).
+ */
+export const updatePlannedSend = async (id: number,
+    plannedSendInput: PlannedSendInput, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<void>(getUpdatePlannedSendUrl(id),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(plannedSendInput)
+  }
+);}
+
+
+
+
+
+export const getUpdatePlannedSendMutationKey = () => ['updatePlannedSend'] as const;
+
+export const getUpdatePlannedSendMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePlannedSend>>, TError,UpdatePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updatePlannedSend>>, TError,UpdatePlannedSendMutationVariables, TContext> => {
+
+const mutationKey = getUpdatePlannedSendMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updatePlannedSend>>, UpdatePlannedSendMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updatePlannedSend(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdatePlannedSendMutationResult = NonNullable<Awaited<ReturnType<typeof updatePlannedSend>>>
+    export type UpdatePlannedSendMutationBody = BodyType<PlannedSendInput>
+    export type UpdatePlannedSendMutationError = ErrorType<ErrorMessage>
+    export type UpdatePlannedSendMutationVariables = {id: number;data: BodyType<PlannedSendInput>}
+
+    /**
+ * @summary Changes a planned send (dragging it to another day sends its new date; past days are refused).
+ */
+export const useUpdatePlannedSend = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePlannedSend>>, TError,UpdatePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updatePlannedSend>>,
+        TError,
+        UpdatePlannedSendMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdatePlannedSendMutationOptions(options), queryClient);
+    }
+    export const getDeletePlannedSendUrl = (id: number,) => {
+
+
+
+
+  return `/api/planning/planned-sends/${id}`
+}
+
+/**
+ * @summary Removes a planned send (a draft made from it stays).
+ */
+export const deletePlannedSend = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+  return customFetch<void>(getDeletePlannedSendUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeletePlannedSendMutationKey = () => ['deletePlannedSend'] as const;
+
+export const getDeletePlannedSendMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePlannedSend>>, TError,DeletePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deletePlannedSend>>, TError,DeletePlannedSendMutationVariables, TContext> => {
+
+const mutationKey = getDeletePlannedSendMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deletePlannedSend>>, DeletePlannedSendMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  deletePlannedSend(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeletePlannedSendMutationResult = NonNullable<Awaited<ReturnType<typeof deletePlannedSend>>>
+
+    export type DeletePlannedSendMutationError = ErrorType<ErrorMessage>
+    export type DeletePlannedSendMutationVariables = {id: number}
+
+    /**
+ * @summary Removes a planned send (a draft made from it stays).
+ */
+export const useDeletePlannedSend = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePlannedSend>>, TError,DeletePlannedSendMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deletePlannedSend>>,
+        TError,
+        DeletePlannedSendMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeletePlannedSendMutationOptions(options), queryClient);
+    }
+    export const getMakePlannedSendDraftUrl = (id: number,) => {
+
+
+
+
+  return `/api/planning/planned-sends/${id}/draft`
+}
+
+/**
+ * @summary Makes a planned send a draft mailing (409 when it already is one). Answers the mailing's id.
+ */
+export const makePlannedSendDraft = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<Created> => {
+
+  return customFetch<Created>(getMakePlannedSendDraftUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getMakePlannedSendDraftMutationKey = () => ['makePlannedSendDraft'] as const;
+
+export const getMakePlannedSendDraftMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof makePlannedSendDraft>>, TError,MakePlannedSendDraftMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof makePlannedSendDraft>>, TError,MakePlannedSendDraftMutationVariables, TContext> => {
+
+const mutationKey = getMakePlannedSendDraftMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof makePlannedSendDraft>>, MakePlannedSendDraftMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  makePlannedSendDraft(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type MakePlannedSendDraftMutationResult = NonNullable<Awaited<ReturnType<typeof makePlannedSendDraft>>>
+
+    export type MakePlannedSendDraftMutationError = ErrorType<ErrorMessage>
+    export type MakePlannedSendDraftMutationVariables = {id: number}
+
+    /**
+ * @summary Makes a planned send a draft mailing (409 when it already is one). Answers the mailing's id.
+ */
+export const useMakePlannedSendDraft = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof makePlannedSendDraft>>, TError,MakePlannedSendDraftMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof makePlannedSendDraft>>,
+        TError,
+        MakePlannedSendDraftMutationVariables,
+        TContext
+      > => {
+      return useMutation(getMakePlannedSendDraftMutationOptions(options), queryClient);
+    }
+    export const getMovePlannedMailingUrl = (id: number,) => {
+
+
+
+
+  return `/api/planning/mailings/${id}/day`
+}
+
+/**
+ * @summary Moves an unsent mailing (draft or scheduled) to another day, keeping its time of day; a mailing whose
+send has started answers 409, a past day 400.
+ */
+export const movePlannedMailing = async (id: number,
+    moveInput: MoveInput, options?: Parameters<typeof customFetch>[1]): Promise<Moved> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<Moved>(getMovePlannedMailingUrl(id),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(moveInput)
+  }
+);}
+
+
+
+
+
+export const getMovePlannedMailingMutationKey = () => ['movePlannedMailing'] as const;
+
+export const getMovePlannedMailingMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof movePlannedMailing>>, TError,MovePlannedMailingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof movePlannedMailing>>, TError,MovePlannedMailingMutationVariables, TContext> => {
+
+const mutationKey = getMovePlannedMailingMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof movePlannedMailing>>, MovePlannedMailingMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  movePlannedMailing(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type MovePlannedMailingMutationResult = NonNullable<Awaited<ReturnType<typeof movePlannedMailing>>>
+    export type MovePlannedMailingMutationBody = BodyType<MoveInput>
+    export type MovePlannedMailingMutationError = ErrorType<ErrorMessage>
+    export type MovePlannedMailingMutationVariables = {id: number;data: BodyType<MoveInput>}
+
+    /**
+ * @summary Moves an unsent mailing (draft or scheduled) to another day, keeping its time of day; a mailing whose
+send has started answers 409, a past day 400.
+ */
+export const useMovePlannedMailing = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof movePlannedMailing>>, TError,MovePlannedMailingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof movePlannedMailing>>,
+        TError,
+        MovePlannedMailingMutationVariables,
+        TContext
+      > => {
+      return useMutation(getMovePlannedMailingMutationOptions(options), queryClient);
+    }
+    export const getSetPlanningMonthGoalUrl = () => {
+
+
+
+
+  return `/api/planning/month-goal`
+}
+
+/**
+ * @summary Sets or removes the revenue goal of a month (any day of it).
+ */
+export const setPlanningMonthGoal = async (monthGoalInput: MonthGoalInput, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<void>(getSetPlanningMonthGoalUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(monthGoalInput)
+  }
+);}
+
+
+
+
+
+export const getSetPlanningMonthGoalMutationKey = () => ['setPlanningMonthGoal'] as const;
+
+export const getSetPlanningMonthGoalMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPlanningMonthGoal>>, TError,SetPlanningMonthGoalMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setPlanningMonthGoal>>, TError,SetPlanningMonthGoalMutationVariables, TContext> => {
+
+const mutationKey = getSetPlanningMonthGoalMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setPlanningMonthGoal>>, SetPlanningMonthGoalMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  setPlanningMonthGoal(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetPlanningMonthGoalMutationResult = NonNullable<Awaited<ReturnType<typeof setPlanningMonthGoal>>>
+    export type SetPlanningMonthGoalMutationBody = BodyType<MonthGoalInput>
+    export type SetPlanningMonthGoalMutationError = ErrorType<ErrorMessage>
+    export type SetPlanningMonthGoalMutationVariables = {data: BodyType<MonthGoalInput>}
+
+    /**
+ * @summary Sets or removes the revenue goal of a month (any day of it).
+ */
+export const useSetPlanningMonthGoal = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPlanningMonthGoal>>, TError,SetPlanningMonthGoalMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setPlanningMonthGoal>>,
+        TError,
+        SetPlanningMonthGoalMutationVariables,
+        TContext
+      > => {
+      return useMutation(getSetPlanningMonthGoalMutationOptions(options), queryClient);
+    }
+    export const getGetEmailAnalyticsUrl = (params: GetEmailAnalyticsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/email-analytics?${stringifiedParams}` : `/api/email-analytics`
+}
+
+/**
+ * @summary The programme's figures from `from` to `to` (client days, both included) by week or month.
+ */
+export const getEmailAnalytics = async (params: GetEmailAnalyticsParams, options?: Parameters<typeof customFetch>[1]): Promise<EmailAnalytics> => {
+
+  return customFetch<EmailAnalytics>(getGetEmailAnalyticsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetEmailAnalyticsQueryKey = (params?: GetEmailAnalyticsParams,) => {
+    return [
+    `/api/email-analytics`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetEmailAnalyticsQueryOptions = <TData = Awaited<ReturnType<typeof getEmailAnalytics>>, TError = ErrorType<ErrorMessage>>(params: GetEmailAnalyticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailAnalyticsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailAnalytics>>> = ({ signal }) => getEmailAnalytics(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEmailAnalyticsQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailAnalytics>>>
+export type GetEmailAnalyticsQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetEmailAnalytics<TData = Awaited<ReturnType<typeof getEmailAnalytics>>, TError = ErrorType<ErrorMessage>>(
+ params: GetEmailAnalyticsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEmailAnalytics>>,
+          TError,
+          Awaited<ReturnType<typeof getEmailAnalytics>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEmailAnalytics<TData = Awaited<ReturnType<typeof getEmailAnalytics>>, TError = ErrorType<ErrorMessage>>(
+ params: GetEmailAnalyticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEmailAnalytics>>,
+          TError,
+          Awaited<ReturnType<typeof getEmailAnalytics>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEmailAnalytics<TData = Awaited<ReturnType<typeof getEmailAnalytics>>, TError = ErrorType<ErrorMessage>>(
+ params: GetEmailAnalyticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The programme's figures from `from` to `to` (client days, both included) by week or month.
+ */
+
+export function useGetEmailAnalytics<TData = Awaited<ReturnType<typeof getEmailAnalytics>>, TError = ErrorType<ErrorMessage>>(
+ params: GetEmailAnalyticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailAnalytics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEmailAnalyticsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListExternalMailingsUrl = (params: ListExternalMailingsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/external-mailings?${stringifiedParams}` : `/api/external-mailings`
+}
+
+/**
+ * @summary External sends of `from`–`to` (both included), newest first.
+ */
+export const listExternalMailings = async (params: ListExternalMailingsParams, options?: Parameters<typeof customFetch>[1]): Promise<ExternalMailingRow[]> => {
+
+  return customFetch<ExternalMailingRow[]>(getListExternalMailingsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExternalMailingsQueryKey = (params?: ListExternalMailingsParams,) => {
+    return [
+    `/api/external-mailings`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListExternalMailingsQueryOptions = <TData = Awaited<ReturnType<typeof listExternalMailings>>, TError = ErrorType<ErrorMessage>>(params: ListExternalMailingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExternalMailingsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExternalMailings>>> = ({ signal }) => listExternalMailings(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExternalMailingsQueryResult = NonNullable<Awaited<ReturnType<typeof listExternalMailings>>>
+export type ListExternalMailingsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExternalMailings<TData = Awaited<ReturnType<typeof listExternalMailings>>, TError = ErrorType<ErrorMessage>>(
+ params: ListExternalMailingsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailings>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailings<TData = Awaited<ReturnType<typeof listExternalMailings>>, TError = ErrorType<ErrorMessage>>(
+ params: ListExternalMailingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailings>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailings<TData = Awaited<ReturnType<typeof listExternalMailings>>, TError = ErrorType<ErrorMessage>>(
+ params: ListExternalMailingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary External sends of `from`–`to` (both included), newest first.
+ */
+
+export function useListExternalMailings<TData = Awaited<ReturnType<typeof listExternalMailings>>, TError = ErrorType<ErrorMessage>>(
+ params: ListExternalMailingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExternalMailingsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListExternalMailingNamesUrl = () => {
+
+
+
+
+  return `/api/selection/external-mailing-names`
+}
+
+/**
+ * @summary Selection data: the names of external mailings made on another e-mail platform.
+ */
+export const listExternalMailingNames = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExternalName[]> => {
+
+  return customFetch<ExternalName[]>(getListExternalMailingNamesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExternalMailingNamesQueryKey = () => {
+    return [
+    `/api/selection/external-mailing-names`
+    ] as const;
+    }
+
+
+export const getListExternalMailingNamesQueryOptions = <TData = Awaited<ReturnType<typeof listExternalMailingNames>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExternalMailingNamesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExternalMailingNames>>> = ({ signal }) => listExternalMailingNames({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExternalMailingNamesQueryResult = NonNullable<Awaited<ReturnType<typeof listExternalMailingNames>>>
+export type ListExternalMailingNamesQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExternalMailingNames<TData = Awaited<ReturnType<typeof listExternalMailingNames>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailingNames>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailingNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailingNames<TData = Awaited<ReturnType<typeof listExternalMailingNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailingNames>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailingNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailingNames<TData = Awaited<ReturnType<typeof listExternalMailingNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Selection data: the names of external mailings made on another e-mail platform.
+ */
+
+export function useListExternalMailingNames<TData = Awaited<ReturnType<typeof listExternalMailingNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExternalMailingNamesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListLemlistCampaignNamesUrl = () => {
+
+
+
+
+  return `/api/selection/lemlist-campaign-names`
+}
+
+/**
+ * @summary Selection data: the names of lemlist campaigns.
+ */
+export const listLemlistCampaignNames = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExternalName[]> => {
+
+  return customFetch<ExternalName[]>(getListLemlistCampaignNamesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListLemlistCampaignNamesQueryKey = () => {
+    return [
+    `/api/selection/lemlist-campaign-names`
+    ] as const;
+    }
+
+
+export const getListLemlistCampaignNamesQueryOptions = <TData = Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListLemlistCampaignNamesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listLemlistCampaignNames>>> = ({ signal }) => listLemlistCampaignNames({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListLemlistCampaignNamesQueryResult = NonNullable<Awaited<ReturnType<typeof listLemlistCampaignNames>>>
+export type ListLemlistCampaignNamesQueryError = ErrorType<ErrorMessage>
+
+
+export function useListLemlistCampaignNames<TData = Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLemlistCampaignNames>>,
+          TError,
+          Awaited<ReturnType<typeof listLemlistCampaignNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLemlistCampaignNames<TData = Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLemlistCampaignNames>>,
+          TError,
+          Awaited<ReturnType<typeof listLemlistCampaignNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLemlistCampaignNames<TData = Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Selection data: the names of lemlist campaigns.
+ */
+
+export function useListLemlistCampaignNames<TData = Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLemlistCampaignNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListLemlistCampaignNamesQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

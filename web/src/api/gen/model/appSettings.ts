@@ -28,4 +28,9 @@ export interface AppSettings {
   actblueWebhookUsername?: string | null;
   /** Whether a webhook password is set (it is never shown). */
   actblueWebhookPasswordSet: boolean;
+  /**
+     * Election day, marked on the planning calendar.
+     * @nullable
+     */
+  electionDay?: string | null;
 }

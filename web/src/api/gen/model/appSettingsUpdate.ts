@@ -77,4 +77,10 @@ export interface AppSettingsUpdate {
      * @nullable
      */
   actblueWebhookPassword?: string | null;
+  /**
+     * Election day (YYYY-MM-DD); an empty string removes it.
+     * @maxLength 10
+     * @nullable
+     */
+  electionDay?: string | null;
 }

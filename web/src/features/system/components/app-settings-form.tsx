@@ -6,11 +6,12 @@ import { getGetAppSettingsQueryKey, useUpdateAppSettings } from '@/api/gen';
 import type { AppSettings } from '@/api/gen/model';
 import { notifySuccess } from '@/lib/notifications';
 
-/** Edits the client's app settings: client name and whether media is enabled. */
+/** Edits the client's app settings: client name, whether media is enabled and election day. */
 export function AppSettingsForm({ settings }: { settings: AppSettings }) {
   const queryClient = useQueryClient();
   const [clientName, setClientName] = useState(settings.client_name);
   const [mediaEnabled, setMediaEnabled] = useState(settings.mediaEnabled);
+  const [electionDay, setElectionDay] = useState(settings.electionDay ?? '');
   const update = useUpdateAppSettings({
     mutation: {
       meta: { errorMessage: 'Could not update app settings' },
@@ -25,7 +26,7 @@ export function AppSettingsForm({ settings }: { settings: AppSettings }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (nameMissing) return;
-    update.mutate({ id: settings.id, data: { client_name: clientName.trim(), mediaEnabled } });
+    update.mutate({ id: settings.id, data: { client_name: clientName.trim(), mediaEnabled, electionDay } });
   };
 
   return (
@@ -48,6 +49,11 @@ export function AppSettingsForm({ settings }: { settings: AppSettings }) {
           checked={mediaEnabled}
           onChange={(e) => setMediaEnabled(e.target.checked)}
         />
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="app-settings-election-day">
+        <Form.Label>Election day</Form.Label>
+        <Form.Control type="date" value={electionDay} onChange={(e) => setElectionDay(e.target.value)} />
+        <Form.Text>Marked on the planning calendar. Leave empty for none.</Form.Text>
       </Form.Group>
       <p className="text-body-secondary small">Client short name: {settings.client_short}</p>
       <Button type="submit" disabled={update.isPending || nameMissing}>

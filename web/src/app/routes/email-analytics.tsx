@@ -1,0 +1,5 @@
+import { EmailAnalyticsPage } from '@/features/email-analytics/email-analytics-page';
+
+export function Component() {
+  return <EmailAnalyticsPage />;
+}

@@ -1,0 +1,5 @@
+import { PlanningPage } from '@/features/planning/planning-page';
+
+export function Component() {
+  return <PlanningPage />;
+}
