@@ -91,7 +91,6 @@ const productRoutes: RouteObject[] = [
   guarded('pageProjections', 'page', [
     { path: 'projections', handle: { title: 'Projections' }, lazy: () => import('./routes/projections') },
   ]),
-  placeholder('reports', { title: 'Reports', notice: 'Reports are not available yet.' }),
   guarded('pageReports', 'page', [
     { path: 'reports', handle: { title: 'Reports' }, lazy: () => import('./routes/reports') },
   { path: 'users', loader: () => redirect('/users/profile'), element: null },
