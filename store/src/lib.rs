@@ -8,3 +8,4 @@
 //! is already the client's schema, so nothing here can name or reach another client.
 
 pub mod lists;
+pub mod mailings;

@@ -16,6 +16,7 @@ mod hardening;
 mod identity;
 mod jobs;
 mod lists;
+mod mailing_audiences;
 mod mailings;
 mod revenue;
 mod settings;

@@ -237,6 +237,7 @@ fn guard_table() -> Vec<Expected> {
         expect("deleteMailing", ClientUser),
         expect("resumeMailing", ClientUser),
         expect("getMailingStats", ClientUser),
+        expect("listMailingAudiences", ClientUser),
         expect("getContributionSummary", Client(&["pageContributions"])),
         expect("getContributionSeries", Client(&["pageContributions"])),
         expect("getContributionBreakdowns", Client(&["pageContributions"])),

@@ -32,6 +32,10 @@ const MAILING: Mailing = {
   donors: 0,
   responseRate: 0,
   rpm: '0.00',
+  previewText: '',
+  variantSeed: 1,
+  suppressions: [],
+  variants: [],
 };
 
 const LIST: CrmList = { id: 5, name: 'Volunteers', count: 2, created: '2026-05-01T10:00:00Z', kind: 'upload' as CrmList['kind'], originCodes: [] };
