@@ -10,6 +10,8 @@ import { CrmMailingTemplateEditor } from './crm-mailing-template-editor';
 import { CrmMailingsTable } from './crm-mailings-table';
 
 const fetchMock = vi.fn<typeof fetch>();
+// The editor's tests type into many fields: on a loaded machine they need more than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 const MAILING: Mailing = {
   id: 7,
@@ -76,6 +78,14 @@ function serve(mailing: Mailing = MAILING, stats: MailingStats = STATS) {
     const method = init?.method ?? 'GET';
     if (url === '/api/sender/sender-names') return Promise.resolve(jsonResponse([{ id: 2, label: 'Campaign HQ <hq@example.org>' }]));
     if (url === '/api/crm-list') return Promise.resolve(jsonResponse([LIST]));
+    if (url === '/api/crm-mailing/audiences')
+      return Promise.resolve(
+        jsonResponse([
+          { kind: 'list', id: 5, name: 'Volunteers', size: 2 },
+          { kind: 'segment', id: 11, name: 'Lapsed donors', size: 1200 },
+          { kind: 'segment', id: 12, name: 'Major donors', size: 40 },
+        ]),
+      );
     if (url === '/api/crm-mailing-template' && method === 'GET') return Promise.resolve(jsonResponse([TEMPLATE]));
     if (url === '/api/crm-mailing-template' && method === 'POST') return Promise.resolve(jsonResponse(TEMPLATE, 201));
     if (url === '/api/crm-mailing/send-to-my-inbox') return Promise.resolve(jsonResponse({ message: 'sent', to: 'me@example.org' }));
@@ -198,8 +208,44 @@ describe('CrmMailingEditor', () => {
       senderId: 2,
       sendTime: new Date(2026, 5, 1, 9, 30).toISOString(),
       listId: 5,
+      segmentId: null,
+      suppressionListIds: [],
+      suppressionSegmentIds: [],
+      previewText: '',
+      variants: [],
       bodyHtml: TEMPLATE.bodyHtml,
       isDraft: true,
+    });
+  });
+
+  it('issue 15: ?segment= preselects the segment; suppressions and variants are saved with the mailing', async () => {
+    serve();
+    renderEditor('/crm-mailing-add?segment=11');
+    await userEvent.type(screen.getByLabelText('Mailing name'), 'June appeal');
+    const sender = await screen.findByRole('option', { name: 'Campaign HQ <hq@example.org>' });
+    await userEvent.selectOptions(screen.getByLabelText('Sender'), sender);
+    await userEvent.type(screen.getByLabelText('Subject'), 'Help us in June');
+    fireEvent.change(screen.getByLabelText('Send time'), { target: { value: '2026-06-01T09:30' } });
+    expect(screen.getByLabelText('A segment')).toBeChecked();
+    await screen.findByRole('option', { name: 'Lapsed donors (1,200)' });
+    expect(screen.getByLabelText('Audience segment')).toHaveValue('11');
+    await userEvent.selectOptions(screen.getByLabelText('Leave out (suppression lists and segments)'), [
+      'List: Volunteers',
+      'Segment: Major donors',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Add variant' }));
+    await userEvent.type(screen.getByLabelText('Variant B subject'), 'A second subject');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(screen.getByText('Volunteers, Major donors')).toBeInTheDocument();
+    expect(screen.getByText('A to B')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save Draft' }));
+    expect(await screen.findByText('Draft saved')).toBeInTheDocument();
+    expect(bodyOf('POST')).toMatchObject({
+      listId: null,
+      segmentId: 11,
+      suppressionListIds: [5],
+      suppressionSegmentIds: [12],
+      variants: [{ subjectLine: 'A second subject', senderId: null, previewText: null, bodyHtml: null }],
     });
   });
 
