@@ -7,5 +7,6 @@
 //! Every function takes the caller's `&mut PgConnection`: a `tenancy::TenantTx` derefs to one whose search path
 //! is already the client's schema, so nothing here can name or reach another client.
 
+pub mod flights;
 pub mod lists;
 pub mod mailings;

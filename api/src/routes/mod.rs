@@ -41,6 +41,8 @@ pub enum ApiTags {
     Forms,
     /// Mailings, templates and senders
     Mailings,
+    /// Flights: the performance of sent mailings by variant and segment
+    Performance,
     /// Public open, click and unsubscribe links from delivered mail
     Tracking,
     /// Contributions, source codes and the value of origin codes
@@ -61,7 +63,7 @@ pub type Apis = (
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
     forms::FormsApi,
-    mailings::MailingsApi,
+    (mailings::MailingsApi, mailings::flights::FlightsApi),
     // poem-openapi implements its trait for tuples of at most 16: an area with several APIs is nested.
     (
         contributions::ContributionsApi,
@@ -87,7 +89,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,
             forms::FormsApi,
-            mailings::MailingsApi,
+            (mailings::MailingsApi, mailings::flights::FlightsApi),
             (
                 contributions::ContributionsApi,
                 source_codes::SourceCodesApi,

@@ -11,6 +11,7 @@ mod contributions_import;
 mod auth;
 mod conventions;
 mod email_addresses;
+mod flights;
 mod forms;
 mod hardening;
 mod identity;

@@ -3,6 +3,7 @@
 //! mailings can be changed.
 
 pub mod audience;
+pub mod flights;
 
 use super::{ApiTags, Deleted};
 use crate::auth::{ClientAuth, EDIT_ROLE};

@@ -5,6 +5,7 @@ export * from './health/health.ts';
 export * from './jobs/jobs.ts';
 export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
+export * from './performance/performance.ts';
 export * from './revenue/revenue.ts';
 export * from './settings/settings.ts';
 export * from './tracking/tracking.ts';
