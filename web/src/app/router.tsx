@@ -53,7 +53,9 @@ const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
   placeholder('dashboard', { title: 'Dashboard' }),
   placeholder('planning', { title: 'Planning' }),
-  placeholder('flights', { title: 'Performance' }),
+  guarded('pagePerformance', 'page', [
+    { path: 'flights', handle: { title: 'Performance' }, lazy: () => import('./routes/email/flights') },
+  ]),
   placeholder('experiments', { title: 'Experiments' }),
   guarded('pageContributionSourceCodes', 'page', [
     { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },
