@@ -92,6 +92,8 @@ function serve(mailing: Mailing = MAILING, stats: MailingStats = STATS) {
     if (url === '/api/crm-mailing' && method === 'POST') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }, 201));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'PATCH') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
+    if (url === `/api/crm-mailing/${mailing.id}/links`)
+      return Promise.resolve(jsonResponse([{ url: 'https://example.org/give', clicks: 12, clickers: 9 }]));
     if (url === `/api/crm-mailing/${mailing.id}/stats`) return Promise.resolve(jsonResponse(stats));
     if (url === `/api/crm-mailing/${mailing.id}`) return Promise.resolve(jsonResponse(mailing));
     return Promise.resolve(jsonResponse([]));
@@ -321,6 +323,11 @@ describe('CrmMailingEditor', () => {
     expect(body).toHaveAttribute('sandbox', '');
     expect(body).toHaveAttribute('srcdoc', MAILING.bodyHtml);
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
+    // Issue 17 item 16: clicks per link and the first 48 hours.
+    const links = await screen.findByRole('table', { name: 'Clicks per link' });
+    expect(within(links).getByText('https://example.org/give')).toBeInTheDocument();
+    expect(within(links).getByText('12')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Opens and clicks, first 48 hours' })).toBeInTheDocument();
   });
 });
 
