@@ -57,10 +57,11 @@ create table mailing_rollups (
     primary key (mailing_id, variant, segment_id, day)
 );
 
+-- The client's calendar day of an instant (the settings check the zone when it is saved, as the revenue rollups
+-- rely on).
 create function client_day(p_at timestamptz) returns date
 language sql stable set search_path from current as $$
-    select (p_at at time zone coalesce((select z.name from pg_timezone_names z where z.name = s.time_zone), 'UTC'))::date
-    from app_settings s limit 1
+    select (p_at at time zone s.time_zone)::date from app_settings s limit 1
 $$;
 
 -- Recipients written: counted on the day of the mailing's send attempt.
