@@ -57,7 +57,7 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
   await page.getByText('HTML source', { exact: true }).click();
   await page.getByLabel('Body HTML').fill('<p>Hello {{First.Name}}</p><p><a href="https://example.org/flight">Give</a></p>');
   await page.getByRole('tab', { name: 'Confirm' }).click();
-  await expect(page.getByText('A to B')).toBeVisible();
+  await expect(page.getByText('A to B', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   await expect(page.getByText('Mailing confirmed')).toBeVisible();
 
