@@ -17,3 +17,5 @@ pub mod reports;
 pub mod email_analytics;
 pub mod external_mailings;
 pub mod planning;
+pub mod flights;
+pub mod mailings;

@@ -77,6 +77,7 @@ pub type Apis = (
     forms::FormsApi,
     (
         mailings::MailingsApi,
+        mailings::flights::FlightsApi,
         planning::PlanningApi,
         email_analytics::EmailAnalyticsApi,
         external_mailings::ExternalMailingsApi,
@@ -119,6 +120,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             forms::FormsApi,
             (
                 mailings::MailingsApi,
+                mailings::flights::FlightsApi,
                 planning::PlanningApi,
                 email_analytics::EmailAnalyticsApi,
                 external_mailings::ExternalMailingsApi,

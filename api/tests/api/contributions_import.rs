@@ -648,7 +648,7 @@ async fn gifts_are_credited_by_refcode_then_by_the_last_human_click_in_the_windo
     }
     // Rule 1 at send: the donation link gets the mailing's code, recorded as a source code tied to it.
     let body = "<a href=\"https://secure.actblue.com/donate/spring?amount=25\">Give</a> <a href=\"https://example.org\">Read</a>";
-    let tagged = worker::mail::links::refcode_donation_links(&mut tx, mailing[0], body)
+    let tagged = worker::mail::links::refcode_donation_links(&mut tx, mailing[0], "a", body)
         .await
         .unwrap();
     let code = format!("em_20260309_{}_a", mailing[0]);

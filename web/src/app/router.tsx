@@ -55,7 +55,8 @@ const productRoutes: RouteObject[] = [
   guarded('pagePlanning', 'page', [
     { path: 'planning', handle: { title: 'Planning' }, lazy: () => import('./routes/planning') },
   ]),
-  placeholder('flights', { title: 'Performance' }),
+  guarded('pagePerformance', 'page', [
+    { path: 'flights', handle: { title: 'Performance' }, lazy: () => import('./routes/email/flights') },
   placeholder('experiments', { title: 'Experiments' }),
   guarded('pageContributionSourceCodes', 'page', [
     { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },

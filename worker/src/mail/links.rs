@@ -224,6 +224,7 @@ pub fn add_refcodes(html: &str, extra_hosts: &[String], refcode: &str) -> (Strin
 pub async fn refcode_donation_links(
     conn: &mut sqlx::PgConnection,
     mailing_id: i64,
+    variant: &str,
     body: &str,
 ) -> Result<String, crate::JobError> {
     let (pattern, code_pattern, hosts, today): (String, String, Vec<String>, chrono::NaiveDate) =
@@ -239,7 +240,7 @@ pub async fn refcode_donation_links(
         .bind(mailing_id)
         .fetch_one(&mut *conn)
         .await?;
-    let refcode = mailing_refcode(&pattern, today, mailing_id, "a");
+    let refcode = mailing_refcode(&pattern, today, mailing_id, variant);
     let (tagged_body, tagged) = add_refcodes(body, &hosts, &refcode);
     if tagged && !refcode.is_empty() {
         let parts = domain::CodePattern::new(&code_pattern).parse(&refcode);

@@ -19,24 +19,68 @@ const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
 const PAUSE_AFTER: u32 = 25;
 
-/// Subject, body, the sender's name, address and reply-to (the sender may have been deleted), and when the send
-/// was first started (microseconds; it names the send journal).
-type MailingRow = (
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-);
-
+/// One variant of a mailing as it is sent: its letter, subject, preview text, body (donation links already carry
+/// the variant's refcode) and sender.
 #[derive(Clone)]
 struct Mailing {
+    letter: String,
     subject: String,
+    preview: String,
     body: String,
     from_name: String,
     from_address: String,
     reply_to: Option<String>,
+}
+
+/// The variant's fields and its sender (the sender may have been deleted).
+type VariantRow = (
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The mailing's variants, `a` (the mailing itself) first; empty when the mailing or a variant's sender is gone.
+async fn load_variants(
+    tx: &mut sqlx::PgConnection,
+    mailing_id: i64,
+) -> Result<Vec<Mailing>, JobError> {
+    let rows: Vec<VariantRow> = sqlx::query_as(
+        "select v.letter, v.subject_line, v.preview_text, v.body_html, s.name, s.from_address, s.reply_to
+         from (select 'a' as letter, m.subject_line, m.preview_text, m.body_html, m.sender_id
+               from mailings m where m.id = $1
+               union all
+               select x.letter, coalesce(x.subject_line, m.subject_line),
+                      coalesce(x.preview_text, m.preview_text), coalesce(x.body_html, m.body_html),
+                      coalesce(x.sender_id, m.sender_id)
+               from mailing_variants x join mailings m on m.id = x.mailing_id where x.mailing_id = $1) v
+         left join senders s on s.id = v.sender_id
+         order by v.letter",
+    )
+    .bind(mailing_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (letter, subject, preview, body, from_name, from_address, reply_to) in rows {
+        let (Some(from_name), Some(from_address)) = (from_name, from_address) else {
+            return Ok(Vec::new());
+        };
+        let body = crate::mail::links::refcode_donation_links(&mut *tx, mailing_id, &letter, &body)
+            .await?;
+        out.push(Mailing {
+            letter,
+            subject,
+            preview,
+            body,
+            from_name,
+            from_address,
+            reply_to,
+        });
+    }
+    Ok(out)
 }
 
 pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
@@ -49,30 +93,21 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         ));
     };
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    let mailing: Option<MailingRow> = sqlx::query_as(
-        "select m.subject_line, m.body_html, s.name, s.from_address, s.reply_to,
-                (extract(epoch from m.send_attempt) * 1000000)::bigint
-         from mailings m left join senders s on s.id = m.sender_id where m.id = $1",
-    )
-    .bind(mailing_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some((subject, body, Some(from_name), Some(from_address), reply_to, attempt)) = mailing
-    else {
+    let variants = load_variants(&mut tx, mailing_id).await?;
+    if variants.is_empty() {
         return Err(JobError::BadFile(
             "The mailing or its sender no longer exists".to_owned(),
         ));
-    };
-    let body = crate::mail::links::refcode_donation_links(&mut tx, mailing_id, &body).await?;
-    let mailing = Mailing {
-        subject,
-        body,
-        from_name,
-        from_address,
-        reply_to,
-    };
-    // Recipients: the list's subscribed members, written once, by the first attempt (an attempt that died before
-    // committing wrote nothing). Plain inserts driven by the list's own index: no per-row conflict checks.
+    }
+    let mailing = Arc::new(variants);
+    let attempt: Option<i64> = sqlx::query_scalar(
+        "select (extract(epoch from send_attempt) * 1000000)::bigint from mailings where id = $1",
+    )
+    .bind(mailing_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    // Recipients: the mailing's audience (its list or segment, minus its suppressions) with each one's variant,
+    // written once, by the first attempt (an attempt that died before committing wrote nothing).
     let written: bool = sqlx::query_scalar(
         "select exists (select 1 from mailing_recipients where mailing_id = $1)",
     )
@@ -81,9 +116,10 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     .await?;
     if !written {
         sqlx::query(
-            "insert into mailing_recipients (mailing_id, contact_id, email, first_name)
-             select $1, c.id, c.email, c.first_name
-             from mailing_audience($1) a join contacts c on c.id = a.contact_id",
+            "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
+             select $1, c.id, c.email, c.first_name, a.variant,
+                    coalesce((select m.segment_id from mailings m where m.id = $1), 0)
+             from mailing_audience_split($1) a join contacts c on c.id = a.contact_id",
         )
         .bind(mailing_id)
         .execute(&mut *tx)
@@ -242,7 +278,7 @@ async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Re
 /// Sends every queued recipient; `Some(message)` when the send had to pause.
 async fn send_all(
     ctx: &JobContext<'_>,
-    mailing: &Mailing,
+    mailing: &Arc<Vec<Mailing>>,
     mailing_id: i64,
     journal: &Arc<Journal>,
     sent: &Arc<SentLog>,
@@ -260,7 +296,7 @@ async fn send_all(
 
 async fn send_batches(
     ctx: &JobContext<'_>,
-    mailing: &Mailing,
+    mailing: &Arc<Vec<Mailing>>,
     mailing_id: i64,
     outbox: &Outbox,
 ) -> Result<Option<String>, JobError> {
@@ -269,10 +305,9 @@ async fn send_batches(
     let mut backoff = Duration::from_millis(500);
     let rate = ctx.services.send_rate_per_second;
     let mut sent_so_far: u64 = 0;
-    let mailing = Arc::new(mailing.clone());
     // The next batch is read, rendered, signed and formatted by a task of its own while this one is sent, so the
     // SMTP stage never waits on the database or on the CPU work.
-    let mut next = spawn_batch(ctx, &mailing, mailing_id, 0);
+    let mut next = spawn_batch(ctx, mailing, mailing_id, 0);
     // Recipients to try again sit behind the cursor: once the rest is sent, the reading starts over for them.
     let mut retries_pending = false;
     loop {
@@ -285,10 +320,10 @@ async fn send_batches(
             }
             retries_pending = false;
             tokio::time::sleep(backoff).await;
-            next = spawn_batch(ctx, &mailing, mailing_id, 0);
+            next = spawn_batch(ctx, mailing, mailing_id, 0);
             continue;
         };
-        next = spawn_batch(ctx, &mailing, mailing_id, cursor);
+        next = spawn_batch(ctx, mailing, mailing_id, cursor);
         let sending = Instant::now();
         let batch_size = rendered.len();
         for (contact_id, message) in rendered {
@@ -348,6 +383,9 @@ async fn send_batches(
     Ok(None)
 }
 
+/// A queued recipient: contact id, address, first name and variant letter.
+type Queued = (i64, String, String, String);
+
 /// A batch's last contact id and its rendered messages, by contact.
 type Batch = (i64, Vec<(i64, Rendered)>);
 
@@ -356,7 +394,7 @@ type Batch = (i64, Vec<(i64, Rendered)>);
 /// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
 fn spawn_batch(
     ctx: &JobContext<'_>,
-    mailing: &Arc<Mailing>,
+    mailing: &Arc<Vec<Mailing>>,
     mailing_id: i64,
     cursor: i64,
 ) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
@@ -371,14 +409,18 @@ fn spawn_batch(
         let client_id = client.id;
         let mut first = batch;
         let second = first.split_off(first.len() / 2);
-        let work = |part: Vec<(i64, String, String)>, mailing: Arc<Mailing>, links: LinkSigner| {
+        let work = |part: Vec<Queued>, mailing: Arc<Vec<Mailing>>, links: LinkSigner| {
             tokio::task::spawn_blocking(move || {
                 part.into_iter()
-                    .map(|(contact_id, email, first_name)| {
+                    .map(|(contact_id, email, first_name, letter)| {
+                        let variant = mailing
+                            .iter()
+                            .find(|v| v.letter == letter)
+                            .unwrap_or(&mailing[0]);
                         let message = render(
                             &links,
                             client_id,
-                            &mailing,
+                            variant,
                             mailing_id,
                             contact_id,
                             &email,
@@ -408,13 +450,13 @@ async fn next_recipients(
     client: &tenancy::Client,
     mailing_id: i64,
     cursor: i64,
-) -> Result<Vec<(i64, String, String)>, JobError> {
+) -> Result<Vec<Queued>, JobError> {
     let mut tx = tenancy.begin(client).await?;
-    let batch: Vec<(i64, String, String)> = sqlx::query_as(
+    let batch: Vec<Queued> = sqlx::query_as(
         // The subscription is looked up per row by primary key: a join would let the planner scan every
         // contact for each batch when the contacts' statistics are stale (say, right after a big import).
-        "select r.contact_id, r.email, r.first_name
-         from (select contact_id, email, first_name from mailing_recipients
+        "select r.contact_id, r.email, r.first_name, r.variant
+         from (select contact_id, email, first_name, variant from mailing_recipients
                where mailing_id = $1 and status = 'queued' and contact_id > $2
                order by contact_id limit $3) r
          where (select c.subscription from contacts c where c.id = r.contact_id) = 'subscribed'
@@ -464,7 +506,13 @@ fn render(
         reply_to: mailing.reply_to.clone(),
         to: email.to_owned(),
         subject: merge(&mailing.subject, &values),
-        html: links.instrument(&merge(&mailing.body, &values), recipient),
+        html: links.instrument(
+            &with_preview(
+                &merge(&mailing.preview, &values),
+                &merge(&mailing.body, &values),
+            ),
+            recipient,
+        ),
         unsubscribe_url: Some(links.unsubscribe_url(recipient)),
         message_id: Some(format!(
             "m{mailing_id}.c{contact_id}.k{client_id}@{}",
@@ -474,6 +522,19 @@ fn render(
                 .map_or("compass.invalid", |(_, domain)| domain)
         )),
     }
+}
+
+/// The body with its preview text first, hidden: mail clients show it beside the subject in the inbox.
+fn with_preview(preview: &str, body: &str) -> String {
+    let preview = preview.trim();
+    if preview.is_empty() {
+        return body.to_owned();
+    }
+    let escaped = preview
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!("<div style=\"display:none;max-height:0;overflow:hidden\">{escaped}</div>{body}")
 }
 
 async fn mark(

@@ -5,6 +5,8 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { MailingVariant } from './mailingVariant.ts';
+import type { Suppression } from './suppression.ts';
 
 export interface Mailing {
   id: number;
@@ -45,4 +47,19 @@ export interface Mailing {
   responseRate: number;
   /** revenue ÷ delivered × 1000 (decimal string). */
   rpm: string;
+  /**
+     * The segment the mailing goes to, when its audience is a segment rather than a list.
+     * @nullable
+     */
+  segmentId?: number | null;
+  /** @nullable */
+  segmentName?: string | null;
+  /** The inbox preview text of variant A. */
+  previewText: string;
+  /** The seed the audience is split among the variants with. */
+  variantSeed: number;
+  /** Lists and segments whose members are left out. */
+  suppressions: Suppression[];
+  /** Variants B, C … (A is the mailing itself). */
+  variants: MailingVariant[];
 }

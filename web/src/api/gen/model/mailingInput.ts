@@ -5,9 +5,11 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { VariantInput } from './variantInput.ts';
 
 /**
- * The fields of a mailing; every one of senderId, subjectLine, name, sendTime and listId is required.
+ * The fields of a mailing; every one of senderId, subjectLine, name and sendTime is required, and the audience:
+ * listId, or segmentId instead.
  */
 export interface MailingInput {
   /** @maxLength 200 */
@@ -17,8 +19,37 @@ export interface MailingInput {
   senderId: number;
   /** An ISO date-time. */
   sendTime: string;
-  listId: number;
+  /** @nullable */
+  listId?: number | null;
   /** @maxLength 500000 */
   bodyHtml: string;
   isDraft: boolean;
+  /**
+     * A segment as the audience, instead of a list.
+     * @nullable
+     */
+  segmentId?: number | null;
+  /**
+     * Lists whose members are left out.
+     * @maxItems 100
+     * @nullable
+     */
+  suppressionListIds?: number[] | null;
+  /**
+     * Segments whose members are left out.
+     * @maxItems 100
+     * @nullable
+     */
+  suppressionSegmentIds?: number[] | null;
+  /**
+     * @maxLength 300
+     * @nullable
+     */
+  previewText?: string | null;
+  /**
+     * Variants B, C … in order; none when absent.
+     * @maxItems 25
+     * @nullable
+     */
+  variants?: VariantInput[] | null;
 }

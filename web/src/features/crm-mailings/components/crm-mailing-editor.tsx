@@ -6,7 +6,7 @@ import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   createMailing,
   getGetMailingQueryKey,
@@ -15,11 +15,12 @@ import {
   useDeleteMailing,
   useGetMailing,
   useListCrmLists,
+  useListMailingAudiences,
   useListMailingTemplates,
   useListSenderNames,
   useSendMailingToMyInbox,
 } from '@/api/gen';
-import type { Mailing, MailingInput } from '@/api/gen/model';
+import type { Mailing, MailingInput, VariantInput } from '@/api/gen/model';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { DetailGrid } from '@/components/detail-grid';
@@ -29,6 +30,7 @@ import { notifyCrmSuccess } from '@/lib/notifications';
 import { formatDateTime, fromDateTimeLocal, isEditable, MERGE_TAGS, toDateTimeLocal } from '../utils';
 import { MAILINGS_CRUMBS } from './crm-mailings-page';
 import { MailingBodyPreview, MailingReadOnly } from './mailing-summary';
+import { VariantsEditor, variantsOf } from './variants-editor';
 
 const NAME_MAX = 200;
 const SUBJECT_MAX = 300;
@@ -69,13 +71,26 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
   const [senderId, setSenderId] = useState(mailing?.senderId != null ? String(mailing.senderId) : '');
   const [subjectLine, setSubjectLine] = useState(mailing?.subjectLine ?? '');
   const [sendTime, setSendTime] = useState(toDateTimeLocal(mailing?.sendTime));
+  const [search] = useSearchParams();
+  const askedSegment = !mailing && /^\d+$/.test(search.get('segment') ?? '') ? (search.get('segment') ?? '') : '';
   const [listId, setListId] = useState(mailing?.listId != null ? String(mailing.listId) : '');
+  const [segmentId, setSegmentId] = useState(mailing?.segmentId != null ? String(mailing.segmentId) : askedSegment);
+  const [audienceKind, setAudienceKind] = useState<'list' | 'segment'>(
+    mailing?.segmentId != null || askedSegment ? 'segment' : 'list',
+  );
+  const [suppressions, setSuppressions] = useState<string[]>(
+    mailing?.suppressions.map((s) => `${s.kind}:${s.id}`) ?? [],
+  );
+  const [previewText, setPreviewText] = useState(mailing?.previewText ?? '');
+  const [variants, setVariants] = useState<VariantInput[]>(variantsOf(mailing));
   const [bodyHtml, setBodyHtml] = useState(mailing?.bodyHtml ?? '');
   const [templateId, setTemplateId] = useState('');
   const [touched, setTouched] = useState(false);
 
   const senders = useListSenderNames({ query: { meta: { errorMessage: 'Could not load senders' } } });
   const lists = useListCrmLists({ query: { meta: { errorMessage: 'Could not load lists' } } });
+  const audiences = useListMailingAudiences({ query: { meta: { errorMessage: 'Could not load segments' } } });
+  const segments = audiences.data?.filter((a) => a.kind === 'segment') ?? [];
   const templates = useListMailingTemplates({ query: { meta: { errorMessage: 'Could not load templates' } } });
   const remove = useMailingDelete(mailing);
 
@@ -85,7 +100,7 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
     senderId: senderId === '',
     subjectLine: subjectLine.trim() === '',
     sendTime: sendTimeIso === null,
-    listId: listId === '',
+    listId: audienceKind === 'list' ? listId === '' : segmentId === '',
   };
   const setupValid = !Object.values(missing).some(Boolean);
 
@@ -96,7 +111,12 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
         subjectLine: subjectLine.trim(),
         senderId: Number(senderId),
         sendTime: sendTimeIso ?? '',
-        listId: Number(listId),
+        listId: audienceKind === 'list' ? Number(listId) : null,
+        segmentId: audienceKind === 'segment' ? Number(segmentId) : null,
+        suppressionListIds: suppressions.filter((s) => s.startsWith('list:')).map((s) => Number(s.slice(5))),
+        suppressionSegmentIds: suppressions.filter((s) => s.startsWith('segment:')).map((s) => Number(s.slice(8))),
+        previewText,
+        variants,
         bodyHtml,
         isDraft,
       };
@@ -123,7 +143,14 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
   };
 
   const senderLabel = senders.data?.find((s) => String(s.id) === senderId)?.label ?? mailing?.senderName ?? '';
-  const listName = lists.data?.find((l) => String(l.id) === listId)?.name ?? mailing?.listName ?? '';
+  const listName =
+    audienceKind === 'list'
+      ? (lists.data?.find((l) => String(l.id) === listId)?.name ?? mailing?.listName ?? '')
+      : (segments.find((g) => String(g.id) === segmentId)?.name ?? mailing?.segmentName ?? '');
+  const suppressedNames = suppressions
+    .map((key) => audiences.data?.find((a) => `${a.kind}:${a.id}` === key)?.name)
+    .filter(Boolean)
+    .join(', ');
   const invalid = (field: keyof typeof missing) => touched && missing[field];
 
   return (
@@ -189,27 +216,92 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
             />
             <Form.Control.Feedback type="invalid">You must enter a date and time</Form.Control.Feedback>
           </Form.Group>
-          <Form.Group className="mb-3" controlId="crm-mailing-list">
-            <Form.Label>Audience list</Form.Label>
+          <Form.Group className="mb-3">
+            <Form.Label as="div">Send to</Form.Label>
+            <div>
+              <Form.Check
+                inline
+                type="radio"
+                id="crm-mailing-audience-list"
+                name="crm-mailing-audience"
+                label="A list"
+                checked={audienceKind === 'list'}
+                onChange={() => setAudienceKind('list')}
+              />
+              <Form.Check
+                inline
+                type="radio"
+                id="crm-mailing-audience-segment"
+                name="crm-mailing-audience"
+                label="A segment"
+                checked={audienceKind === 'segment'}
+                onChange={() => setAudienceKind('segment')}
+              />
+            </div>
+          </Form.Group>
+          {audienceKind === 'list' ? (
+            <Form.Group className="mb-3" controlId="crm-mailing-list">
+              <Form.Label>Audience list</Form.Label>
+              <Form.Select
+                value={listId}
+                onChange={(e) => setListId(e.target.value)}
+                onBlur={() => setTouched(true)}
+                isInvalid={invalid('listId')}
+                required
+              >
+                <option value="">Choose a list…</option>
+                {lists.data?.map((l) => (
+                  <option key={l.id} value={String(l.id)}>
+                    {l.name}
+                  </option>
+                ))}
+              </Form.Select>
+              <Form.Control.Feedback type="invalid">You must choose a list</Form.Control.Feedback>
+              <Form.Text>
+                <Link to="/crm-list-add">Create a list</Link>
+              </Form.Text>
+            </Form.Group>
+          ) : (
+            <Form.Group className="mb-3" controlId="crm-mailing-segment">
+              <Form.Label>Audience segment</Form.Label>
+              <Form.Select
+                value={segmentId}
+                onChange={(e) => setSegmentId(e.target.value)}
+                onBlur={() => setTouched(true)}
+                isInvalid={invalid('listId')}
+                required
+              >
+                <option value="">Choose a segment…</option>
+                {segments.map((g) => (
+                  <option key={g.id} value={String(g.id)}>
+                    {g.name} ({g.size.toLocaleString()})
+                  </option>
+                ))}
+              </Form.Select>
+              <Form.Control.Feedback type="invalid">You must choose a segment</Form.Control.Feedback>
+            </Form.Group>
+          )}
+          <Form.Group className="mb-3" controlId="crm-mailing-suppressions">
+            <Form.Label>Leave out (suppression lists and segments)</Form.Label>
             <Form.Select
-              value={listId}
-              onChange={(e) => setListId(e.target.value)}
-              onBlur={() => setTouched(true)}
-              isInvalid={invalid('listId')}
-              required
+              multiple
+              value={suppressions}
+              onChange={(e) => setSuppressions(Array.from(e.target.selectedOptions, (o) => o.value))}
             >
-              <option value="">Choose a list…</option>
-              {lists.data?.map((l) => (
-                <option key={l.id} value={String(l.id)}>
-                  {l.name}
+              {audiences.data?.map((a) => (
+                <option key={`${a.kind}:${a.id}`} value={`${a.kind}:${a.id}`}>
+                  {a.kind === 'list' ? 'List' : 'Segment'}: {a.name}
                 </option>
               ))}
             </Form.Select>
-            <Form.Control.Feedback type="invalid">You must choose a list</Form.Control.Feedback>
-            <Form.Text>
-              <Link to="/crm-list-add">Create a list</Link>
-            </Form.Text>
+            <Form.Text muted>Members of these are not mailed, even when they are in the audience.</Form.Text>
           </Form.Group>
+          <Form.Group className="mb-3" controlId="crm-mailing-preview-text">
+            <Form.Label>Preview text</Form.Label>
+            <Form.Control value={previewText} maxLength={300} onChange={(e) => setPreviewText(e.target.value)} />
+            <Form.Text muted>Shown after the subject in most inboxes.</Form.Text>
+          </Form.Group>
+          <VariantsEditor variants={variants} onChange={setVariants} senders={senders.data ?? []} />
         </Tab>
         <Tab eventKey="html" title="HTML Editor">
           <Form.Group className="mb-3" controlId="crm-mailing-template">
@@ -241,7 +333,9 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
                   ['Sender', senderLabel || '—'],
                   ['Subject', subjectLine.trim() || '—'],
                   ['Send time', sendTimeIso ? formatDateTime(sendTimeIso) : '—'],
-                  ['List', listName || '—'],
+                  [audienceKind === 'list' ? 'List' : 'Segment', listName || '—'],
+                  ['Left out', suppressedNames || '—'],
+                  ['Variants', variants.length > 0 ? `A to ${String.fromCharCode(65 + variants.length)}` : 'A only'],
                 ]}
               />
             </Card.Body>
@@ -267,7 +361,7 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
                     subjectLine: subjectLine.trim(),
                     senderId: Number(senderId),
                     sendTime: sendTimeIso ?? undefined,
-                    listId: Number(listId),
+                    listId: audienceKind === 'list' ? Number(listId) : undefined,
                     bodyHtml,
                   },
                 })

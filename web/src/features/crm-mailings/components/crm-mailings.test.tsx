@@ -10,6 +10,8 @@ import { CrmMailingTemplateEditor } from './crm-mailing-template-editor';
 import { CrmMailingsTable } from './crm-mailings-table';
 
 const fetchMock = vi.fn<typeof fetch>();
+// The editor's tests type into many fields: on a loaded machine they need more than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 const MAILING: Mailing = {
   id: 7,
@@ -32,6 +34,10 @@ const MAILING: Mailing = {
   donors: 0,
   responseRate: 0,
   rpm: '0.00',
+  previewText: '',
+  variantSeed: 1,
+  suppressions: [],
+  variants: [],
 };
 
 const LIST: CrmList = { id: 5, name: 'Volunteers', count: 2, created: '2026-05-01T10:00:00Z', kind: 'upload' as CrmList['kind'], originCodes: [] };
@@ -72,12 +78,22 @@ function serve(mailing: Mailing = MAILING, stats: MailingStats = STATS) {
     const method = init?.method ?? 'GET';
     if (url === '/api/sender/sender-names') return Promise.resolve(jsonResponse([{ id: 2, label: 'Campaign HQ <hq@example.org>' }]));
     if (url === '/api/crm-list') return Promise.resolve(jsonResponse([LIST]));
+    if (url === '/api/crm-mailing/audiences')
+      return Promise.resolve(
+        jsonResponse([
+          { kind: 'list', id: 5, name: 'Volunteers', size: 2 },
+          { kind: 'segment', id: 11, name: 'Lapsed donors', size: 1200 },
+          { kind: 'segment', id: 12, name: 'Major donors', size: 40 },
+        ]),
+      );
     if (url === '/api/crm-mailing-template' && method === 'GET') return Promise.resolve(jsonResponse([TEMPLATE]));
     if (url === '/api/crm-mailing-template' && method === 'POST') return Promise.resolve(jsonResponse(TEMPLATE, 201));
     if (url === '/api/crm-mailing/send-to-my-inbox') return Promise.resolve(jsonResponse({ message: 'sent', to: 'me@example.org' }));
     if (url === '/api/crm-mailing' && method === 'POST') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }, 201));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'PATCH') return Promise.resolve(jsonResponse({ ...mailing, ...JSON.parse(String(init?.body)) }));
     if (url === `/api/crm-mailing/${mailing.id}` && method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
+    if (url === `/api/crm-mailing/${mailing.id}/links`)
+      return Promise.resolve(jsonResponse([{ url: 'https://example.org/give', clicks: 12, clickers: 9 }]));
     if (url === `/api/crm-mailing/${mailing.id}/stats`) return Promise.resolve(jsonResponse(stats));
     if (url === `/api/crm-mailing/${mailing.id}`) return Promise.resolve(jsonResponse(mailing));
     return Promise.resolve(jsonResponse([]));
@@ -194,8 +210,44 @@ describe('CrmMailingEditor', () => {
       senderId: 2,
       sendTime: new Date(2026, 5, 1, 9, 30).toISOString(),
       listId: 5,
+      segmentId: null,
+      suppressionListIds: [],
+      suppressionSegmentIds: [],
+      previewText: '',
+      variants: [],
       bodyHtml: TEMPLATE.bodyHtml,
       isDraft: true,
+    });
+  });
+
+  it('issue 15: ?segment= preselects the segment; suppressions and variants are saved with the mailing', async () => {
+    serve();
+    renderEditor('/crm-mailing-add?segment=11');
+    await userEvent.type(screen.getByLabelText('Mailing name'), 'June appeal');
+    const sender = await screen.findByRole('option', { name: 'Campaign HQ <hq@example.org>' });
+    await userEvent.selectOptions(screen.getByLabelText('Sender'), sender);
+    await userEvent.type(screen.getByLabelText('Subject'), 'Help us in June');
+    fireEvent.change(screen.getByLabelText('Send time'), { target: { value: '2026-06-01T09:30' } });
+    expect(screen.getByLabelText('A segment')).toBeChecked();
+    await screen.findByRole('option', { name: 'Lapsed donors (1,200)' });
+    expect(screen.getByLabelText('Audience segment')).toHaveValue('11');
+    await userEvent.selectOptions(screen.getByLabelText('Leave out (suppression lists and segments)'), [
+      'List: Volunteers',
+      'Segment: Major donors',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Add variant' }));
+    await userEvent.type(screen.getByLabelText('Variant B subject'), 'A second subject');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(screen.getByText('Volunteers, Major donors')).toBeInTheDocument();
+    expect(screen.getByText('A to B')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save Draft' }));
+    expect(await screen.findByText('Draft saved')).toBeInTheDocument();
+    expect(bodyOf('POST')).toMatchObject({
+      listId: null,
+      segmentId: 11,
+      suppressionListIds: [5],
+      suppressionSegmentIds: [12],
+      variants: [{ subjectLine: 'A second subject', senderId: null, previewText: null, bodyHtml: null }],
     });
   });
 
@@ -271,6 +323,11 @@ describe('CrmMailingEditor', () => {
     expect(body).toHaveAttribute('sandbox', '');
     expect(body).toHaveAttribute('srcdoc', MAILING.bodyHtml);
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
+    // Issue 17 item 16: clicks per link and the first 48 hours.
+    const links = await screen.findByRole('table', { name: 'Clicks per link' });
+    expect(within(links).getByText('https://example.org/give')).toBeInTheDocument();
+    expect(within(links).getByText('12')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Opens and clicks, first 48 hours' })).toBeInTheDocument();
   });
 });
 

@@ -8,6 +8,7 @@ import type { Mailing, MailingStats } from '@/api/gen/model';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
+import { MailingActivity } from './mailing-activity';
 import { MailingRevenueFigures } from './mailing-revenue';
 import { formatCount, formatDateTime, openRate } from '../utils';
 
@@ -157,6 +158,16 @@ export function MailingReadOnly({ mailing, onDelete, busy }: { mailing: Mailing;
           <MailingFigures mailing={mailing} />
         </Card.Body>
       </Card>
+      {mailing.sendAttempt && (
+        <Card className="mb-3">
+          <Card.Header as="h2" className="h5">
+            Activity
+          </Card.Header>
+          <Card.Body>
+            <MailingActivity id={mailing.id} />
+          </Card.Body>
+        </Card>
+      )}
       <div className="mb-3">
         <div className="form-label">Body</div>
         <MailingBodyPreview html={mailing.bodyHtml} title="Mailing body" />

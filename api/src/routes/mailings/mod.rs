@@ -2,10 +2,14 @@
 //! `isDraft`; otherwise SENT once a send attempt exists; otherwise CONFIRMED. Only drafts and never-attempted
 //! mailings can be changed.
 
+pub mod audience;
+pub mod flights;
+
 use super::{ApiTags, Deleted};
 use crate::auth::{ClientAuth, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::state::SharedState;
+use audience::{AudienceOption, MailingVariant, Suppression, VariantInput};
 use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::Path;
@@ -106,9 +110,27 @@ pub struct Mailing {
     pub response_rate: f64,
     /// revenue ÷ delivered × 1000 (decimal string).
     pub rpm: String,
+    /// The segment the mailing goes to, when its audience is a segment rather than a list.
+    #[oai(nullable, rename = "segmentId")]
+    pub segment_id: Option<i64>,
+    #[oai(nullable, rename = "segmentName")]
+    pub segment_name: Option<String>,
+    /// The inbox preview text of variant A.
+    #[oai(rename = "previewText")]
+    pub preview_text: String,
+    /// The seed the audience is split among the variants with.
+    #[oai(rename = "variantSeed")]
+    pub variant_seed: i64,
+    /// Lists and segments whose members are left out.
+    #[sqlx(skip)]
+    pub suppressions: Vec<Suppression>,
+    /// Variants B, C … (A is the mailing itself).
+    #[sqlx(skip)]
+    pub variants: Vec<MailingVariant>,
 }
 
-/// The fields of a mailing; every one of senderId, subjectLine, name, sendTime and listId is required.
+/// The fields of a mailing; every one of senderId, subjectLine, name and sendTime is required, and the audience:
+/// listId, or segmentId instead.
 #[derive(Debug, Object)]
 pub struct MailingInput {
     #[oai(validator(max_length = 200))]
@@ -120,12 +142,26 @@ pub struct MailingInput {
     /// An ISO date-time.
     #[oai(rename = "sendTime")]
     pub send_time: DateTime<Utc>,
-    #[oai(rename = "listId")]
-    pub list_id: i64,
+    #[oai(nullable, rename = "listId")]
+    pub list_id: Option<i64>,
     #[oai(rename = "bodyHtml", validator(max_length = 500000))]
     pub body_html: String,
     #[oai(rename = "isDraft")]
     pub is_draft: bool,
+    /// A segment as the audience, instead of a list.
+    #[oai(nullable, rename = "segmentId")]
+    pub segment_id: Option<i64>,
+    /// Lists whose members are left out.
+    #[oai(nullable, rename = "suppressionListIds", validator(max_items = 100))]
+    pub suppression_list_ids: Option<Vec<i64>>,
+    /// Segments whose members are left out.
+    #[oai(nullable, rename = "suppressionSegmentIds", validator(max_items = 100))]
+    pub suppression_segment_ids: Option<Vec<i64>>,
+    #[oai(nullable, rename = "previewText", validator(max_length = 300))]
+    pub preview_text: Option<String>,
+    /// Variants B, C … in order; none when absent.
+    #[oai(nullable, validator(max_items = 25))]
+    pub variants: Option<Vec<VariantInput>>,
 }
 
 /// What happened to a sent mailing.
@@ -192,8 +228,10 @@ macro_rules! mailing_select {
                 rv.delivered, rv.revenue::numeric(20, 2)::text as revenue, rv.gifts, rv.donors,
                 (case when rv.delivered > 0 then rv.gifts::float8 / rv.delivered else 0 end) as response_rate,
                 (case when rv.delivered > 0 then round(rv.revenue * 1000 / rv.delivered, 2) else 0 end)
-                  ::numeric(20, 2)::text as rpm
+                  ::numeric(20, 2)::text as rpm,
+                m.segment_id, g.name as segment_name, m.preview_text, m.variant_seed
          from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
+         left join segments g on g.id = m.segment_id
          cross join lateral (
              select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
                       as delivered,
@@ -231,28 +269,45 @@ fn valid_address(raw: &str) -> Result<String, ApiError> {
 }
 
 async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {
-    sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
+    let mut mailing = sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
         .bind(id)
         .fetch_optional(&mut **tx)
         .await?
-        .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))
+        .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))?;
+    (mailing.suppressions, mailing.variants) = audience::load(tx, id).await?;
+    Ok(mailing)
 }
 
-async fn check_refs(tx: &mut TenantTx, input: &MailingInput) -> Result<(), ApiError> {
-    let (sender, list): (bool, bool) = sqlx::query_as(
-        "select exists (select 1 from senders where id = $1), exists (select 1 from crm_lists where id = $2)",
-    )
-    .bind(input.sender_id)
-    .bind(input.list_id)
-    .fetch_one(&mut **tx)
-    .await?;
+async fn check_refs(
+    tx: &mut TenantTx,
+    input: &MailingInput,
+) -> Result<audience::Audience, ApiError> {
+    let sender: bool = sqlx::query_scalar("select exists (select 1 from senders where id = $1)")
+        .bind(input.sender_id)
+        .fetch_one(&mut **tx)
+        .await?;
     if !sender {
         return Err(ApiError::BadRequest("Unknown sender".to_owned()));
     }
-    if !list {
-        return Err(ApiError::BadRequest("Unknown list".to_owned()));
+    audience::check(
+        tx,
+        input.list_id,
+        input.segment_id,
+        input.suppression_list_ids.as_ref(),
+        input.suppression_segment_ids.as_ref(),
+        input.variants.as_ref(),
+    )
+    .await
+}
+
+fn preview_text(input: &MailingInput) -> Result<String, ApiError> {
+    let v = input.preview_text.as_deref().unwrap_or("").trim();
+    if v.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(
+            "Preview text must be a single line".to_owned(),
+        ));
     }
-    Ok(())
+    Ok(v.to_owned())
 }
 
 #[OpenApi(tag = "ApiTags::Mailings")]
@@ -525,6 +580,23 @@ impl MailingsApi {
         }))
     }
 
+    /// The lists and segments a mailing can go to or leave out.
+    #[oai(
+        path = "/api/crm-mailing/audiences",
+        method = "get",
+        operation_id = "listMailingAudiences"
+    )]
+    async fn audiences(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<AudienceOption>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = audience::options(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(rows))
+    }
+
     /// Mailings, newest first.
     #[oai(
         path = "/api/crm-mailing",
@@ -562,20 +634,25 @@ impl MailingsApi {
         let name = required(&input.0.name, "Name")?;
         let subject = required(&input.0.subject_line, "Subject line")?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        check_refs(&mut tx, &input.0).await?;
+        let preview = preview_text(&input.0)?;
+        let audience = check_refs(&mut tx, &input.0).await?;
         let id: i64 = sqlx::query_scalar(
-            "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft)
-             values ($1, $2, $3, $4, $5, $6, $7) returning id",
+            "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft,
+                                   segment_id, preview_text)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id",
         )
         .bind(name)
         .bind(subject)
         .bind(input.0.sender_id)
         .bind(input.0.send_time)
-        .bind(input.0.list_id)
+        .bind(audience.list_id)
         .bind(&input.0.body_html)
         .bind(input.0.is_draft)
+        .bind(audience.segment_id)
+        .bind(&preview)
         .fetch_one(&mut *tx)
         .await?;
+        audience::save(&mut tx, id, &audience).await?;
         let mailing = fetch_mailing(&mut tx, id).await?;
         tx.commit().await?;
         Ok(Created::Created(Json(mailing)))
@@ -614,10 +691,11 @@ impl MailingsApi {
         let name = required(&input.0.name, "Name")?;
         let subject = required(&input.0.subject_line, "Subject line")?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        check_refs(&mut tx, &input.0).await?;
+        let preview = preview_text(&input.0)?;
+        let audience = check_refs(&mut tx, &input.0).await?;
         let changed = sqlx::query(
             "update mailings set name = $2, subject_line = $3, sender_id = $4, send_time = $5, list_id = $6,
-                    body_html = $7, is_draft = $8, updated = now()
+                    body_html = $7, is_draft = $8, segment_id = $9, preview_text = $10, updated = now()
              where id = $1 and send_attempt is null",
         )
         .bind(id.0)
@@ -625,9 +703,11 @@ impl MailingsApi {
         .bind(subject)
         .bind(input.0.sender_id)
         .bind(input.0.send_time)
-        .bind(input.0.list_id)
+        .bind(audience.list_id)
         .bind(&input.0.body_html)
         .bind(input.0.is_draft)
+        .bind(audience.segment_id)
+        .bind(&preview)
         .execute(&mut *tx)
         .await?;
         if changed.rows_affected() == 0 {
@@ -638,6 +718,7 @@ impl MailingsApi {
                 ));
             }
         }
+        audience::save(&mut tx, id.0, &audience).await?;
         let mailing = fetch_mailing(&mut tx, id.0).await?;
         tx.commit().await?;
         Ok(Json(mailing))

@@ -1,0 +1,501 @@
+//! Email › Performance (`/flights`): each sent mailing is a flight; its variant × segment figures come from the
+//! rollups (see `store::flights` for the definitions). Also a sent mailing's clicks per link and its first 48
+//! hours, for the mailing's own page.
+
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use chrono::NaiveDate;
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{Binary, Json, PlainText};
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use tenancy::TenantTx;
+
+use super::ApiTags;
+
+pub const PAGE_PERFORMANCE: &str = "pagePerformance";
+const MAX_RANGE_DAYS: i64 = 3660;
+
+pub struct FlightsApi;
+
+/// One variant × segment row of a flight. A flight's total has no variant; the range's total has no flight.
+#[derive(Debug, Object)]
+pub struct FlightRow {
+    #[oai(nullable, rename = "flightId")]
+    pub flight_id: Option<i64>,
+    #[oai(nullable)]
+    pub name: Option<String>,
+    /// The day the send started, in the client's time zone.
+    #[oai(nullable)]
+    pub day: Option<NaiveDate>,
+    #[oai(nullable)]
+    pub variant: Option<String>,
+    #[oai(nullable, rename = "segmentId")]
+    pub segment_id: Option<i64>,
+    #[oai(nullable, rename = "segmentName")]
+    pub segment_name: Option<String>,
+    pub recipients: i64,
+    pub delivered: i64,
+    pub bounces: i64,
+    #[oai(rename = "humanOpens")]
+    pub human_opens: i64,
+    #[oai(rename = "machineOpens")]
+    pub machine_opens: i64,
+    /// human opens ÷ recipients
+    #[oai(rename = "openRate")]
+    pub open_rate: f64,
+    /// People who clicked at least once (machine clicks apart).
+    pub clickers: i64,
+    /// Human clicks, every one.
+    pub clicks: i64,
+    /// clickers ÷ delivered
+    #[oai(rename = "clickRate")]
+    pub click_rate: f64,
+    pub unsubscribes: i64,
+    pub gifts: i64,
+    /// Net attributed revenue (decimal string).
+    pub revenue: String,
+    /// revenue ÷ gifts (decimal string)
+    #[oai(rename = "averageGift")]
+    pub average_gift: String,
+    /// gifts ÷ delivered
+    #[oai(rename = "responseRate")]
+    pub response_rate: f64,
+    /// revenue ÷ delivered × 1000 (decimal string)
+    pub rpm: String,
+}
+
+#[derive(Debug, Object)]
+pub struct LinkClicks {
+    pub url: String,
+    pub clicks: i64,
+    pub clickers: i64,
+}
+
+/// Human opens and clicks in one hour after the send started.
+#[derive(Debug, Object)]
+pub struct HourCounts {
+    pub hour: i32,
+    pub opens: i64,
+    pub clicks: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct FlightOption {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(ApiResponse)]
+pub enum FlightsCsv {
+    #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
+    Csv(
+        PlainText<String>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+#[derive(ApiResponse)]
+pub enum FlightsXlsx {
+    #[oai(
+        status = 200,
+        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )]
+    Xlsx(
+        Binary<Vec<u8>>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+/// The range asked for, or the last 90 days up to the client's today; refused when reversed or too long.
+async fn range(
+    tx: &mut TenantTx,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<(NaiveDate, NaiveDate), ApiError> {
+    let today: NaiveDate = sqlx::query_scalar("select client_today()")
+        .fetch_one(&mut **tx)
+        .await?;
+    let to = to.unwrap_or(today);
+    let from = from.unwrap_or(to - chrono::Duration::days(89));
+    if from > to {
+        return Err(ApiError::BadRequest(
+            "The range ends before it starts".to_owned(),
+        ));
+    }
+    if (to - from).num_days() > MAX_RANGE_DAYS {
+        return Err(ApiError::BadRequest(
+            "The range is longer than ten years".to_owned(),
+        ));
+    }
+    Ok((from, to))
+}
+
+async fn rows(
+    state: &SharedState,
+    auth: &ClientAuth,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<((NaiveDate, NaiveDate), Vec<FlightRow>), ApiError> {
+    auth.0.require(PAGE_PERFORMANCE)?;
+    let mut tx = state.tenancy.begin(&auth.0.client).await?;
+    let range = range(&mut tx, from, to).await?;
+    let rows = store::flights::flights(&mut tx, range.0, range.1, None).await?;
+    tx.commit().await?;
+    Ok((
+        range,
+        rows.into_iter()
+            .map(|r| FlightRow {
+                flight_id: r.mailing_id,
+                name: r.name,
+                day: r.day,
+                variant: r.variant,
+                segment_id: r.segment_id,
+                segment_name: r.segment_name,
+                recipients: r.recipients,
+                delivered: r.delivered,
+                bounces: r.bounces,
+                human_opens: r.human_opens,
+                machine_opens: r.machine_opens,
+                open_rate: r.open_rate,
+                clickers: r.clickers,
+                clicks: r.clicks,
+                click_rate: r.click_rate,
+                unsubscribes: r.unsubscribes,
+                gifts: r.gifts,
+                revenue: r.revenue,
+                average_gift: r.average_gift,
+                response_rate: r.response_rate,
+                rpm: r.rpm,
+            })
+            .collect(),
+    ))
+}
+
+const HEADER: [&str; 20] = [
+    "Flight",
+    "Day",
+    "Variant",
+    "Segment",
+    "Recipients",
+    "Delivered",
+    "Bounces",
+    "Human opens",
+    "Machine opens",
+    "Open rate",
+    "Clickers",
+    "Clicks",
+    "Click rate",
+    "Unsubscribes",
+    "Gifts",
+    "Revenue",
+    "Average gift",
+    "Response rate",
+    "RPM",
+    "Row",
+];
+
+/// The cells of a row as text; the last says whether it is a variant row, a flight total or the total.
+fn cells(r: &FlightRow) -> [String; 20] {
+    let kind = match (r.flight_id, &r.variant) {
+        (None, _) => "Total",
+        (Some(_), None) => "Flight total",
+        _ => "Variant",
+    };
+    [
+        r.name.clone().unwrap_or_else(|| "All flights".to_owned()),
+        r.day.map(|d| d.to_string()).unwrap_or_default(),
+        r.variant.clone().unwrap_or_default(),
+        r.segment_name.clone().unwrap_or_default(),
+        r.recipients.to_string(),
+        r.delivered.to_string(),
+        r.bounces.to_string(),
+        r.human_opens.to_string(),
+        r.machine_opens.to_string(),
+        format!("{:.4}", r.open_rate),
+        r.clickers.to_string(),
+        r.clicks.to_string(),
+        format!("{:.4}", r.click_rate),
+        r.unsubscribes.to_string(),
+        r.gifts.to_string(),
+        r.revenue.clone(),
+        r.average_gift.clone(),
+        format!("{:.4}", r.response_rate),
+        r.rpm.clone(),
+        kind.to_owned(),
+    ]
+}
+
+fn csv_cell(v: &str) -> String {
+    // A leading =, +, - or @ would run as a formula in a spreadsheet.
+    let v = if v.starts_with(['=', '+', '-', '@']) && v.parse::<f64>().is_err() {
+        format!("'{v}")
+    } else {
+        v.to_owned()
+    };
+    if v.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", v.replace('"', "\"\""))
+    } else {
+        v
+    }
+}
+
+fn csv(rows: &[FlightRow]) -> String {
+    let mut out = HEADER.join(",");
+    out.push_str("\r\n");
+    for r in rows {
+        out.push_str(
+            &cells(r)
+                .iter()
+                .map(|c| csv_cell(c))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out.push_str("\r\n");
+    }
+    out
+}
+
+fn xlsx(rows: &[FlightRow]) -> Result<Vec<u8>, ApiError> {
+    use rust_xlsxwriter::{Format, Workbook};
+    let mut book = Workbook::new();
+    let sheet = book.add_worksheet();
+    let bold = Format::new().set_bold();
+    let money = Format::new().set_num_format("#,##0.00");
+    let rate = Format::new().set_num_format("0.00%");
+    let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
+    for (col, title) in (0u16..).zip(HEADER) {
+        sheet
+            .write_string_with_format(0, col, title, &bold)
+            .map_err(fail)?;
+    }
+    for (row, r) in (1u32..).zip(rows) {
+        for (col, cell) in (0u16..).zip(cells(r)) {
+            match col {
+                4..=8 | 10 | 11 | 13 | 14 => {
+                    sheet.write_number(row, col, cell.parse::<f64>().unwrap_or(0.0))
+                }
+                9 | 12 | 17 => sheet.write_number_with_format(
+                    row,
+                    col,
+                    cell.parse::<f64>().unwrap_or(0.0),
+                    &rate,
+                ),
+                15 | 16 | 18 => sheet.write_number_with_format(
+                    row,
+                    col,
+                    cell.parse::<f64>().unwrap_or(0.0),
+                    &money,
+                ),
+                _ => sheet.write_string(row, col, cell),
+            }
+            .map_err(fail)?;
+        }
+    }
+    book.save_to_buffer().map_err(fail)
+}
+
+async fn sent_mailing(tx: &mut TenantTx, id: i64) -> Result<(), ApiError> {
+    let sent: Option<bool> =
+        sqlx::query_scalar("select send_attempt is not null from mailings where id = $1")
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    match sent {
+        None => Err(ApiError::NotFound("Mailing not found".to_owned())),
+        Some(_) => Ok(()),
+    }
+}
+
+async fn links(
+    state: &SharedState,
+    auth: &ClientAuth,
+    id: i64,
+) -> Result<Vec<LinkClicks>, ApiError> {
+    let mut tx = state.tenancy.begin(&auth.0.client).await?;
+    sent_mailing(&mut tx, id).await?;
+    let rows = store::flights::link_clicks(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(rows
+        .into_iter()
+        .map(|l| LinkClicks {
+            url: l.url,
+            clicks: l.clicks,
+            clickers: l.clickers,
+        })
+        .collect())
+}
+
+#[OpenApi(tag = "ApiTags::Performance")]
+impl FlightsApi {
+    /// Flights sent in the range (client days, inclusive; the last 90 days by default): variant × segment rows,
+    /// each flight's total and the range's total.
+    #[oai(path = "/api/flights", method = "get", operation_id = "listFlights")]
+    async fn flights(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+    ) -> Result<Json<Vec<FlightRow>>, ApiError> {
+        Ok(Json(rows(&state, &auth, from.0, to.0).await?.1))
+    }
+
+    /// The flights table as CSV.
+    #[oai(
+        path = "/api/flights/export/csv",
+        method = "get",
+        operation_id = "exportFlightsCsv"
+    )]
+    async fn export_csv(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+    ) -> Result<FlightsCsv, ApiError> {
+        let ((from, to), rows) = rows(&state, &auth, from.0, to.0).await?;
+        Ok(FlightsCsv::Csv(
+            PlainText(csv(&rows)),
+            format!("attachment; filename=\"flights-{from}-{to}.csv\""),
+        ))
+    }
+
+    /// The flights table as an Excel workbook (rates as percentages, money with two decimals).
+    #[oai(
+        path = "/api/flights/export/xlsx",
+        method = "get",
+        operation_id = "exportFlightsXlsx"
+    )]
+    async fn export_xlsx(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+    ) -> Result<FlightsXlsx, ApiError> {
+        let ((from, to), rows) = rows(&state, &auth, from.0, to.0).await?;
+        let bytes = tokio::task::spawn_blocking(move || xlsx(&rows))
+            .await
+            .map_err(ApiError::internal)??;
+        Ok(FlightsXlsx::Xlsx(
+            Binary(bytes),
+            format!("attachment; filename=\"flights-{from}-{to}.xlsx\""),
+        ))
+    }
+
+    /// Human clicks per link of a flight.
+    #[oai(
+        path = "/api/flights/:id/links",
+        method = "get",
+        operation_id = "getFlightLinks"
+    )]
+    async fn flight_links(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<Vec<LinkClicks>>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        Ok(Json(links(&state, &auth, id.0).await?))
+    }
+
+    /// Human clicks per link of a mailing, for its own page.
+    #[oai(
+        path = "/api/crm-mailing/:id/links",
+        method = "get",
+        operation_id = "getMailingLinks"
+    )]
+    async fn mailing_links(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<Vec<LinkClicks>>, ApiError> {
+        Ok(Json(links(&state, &auth, id.0).await?))
+    }
+
+    /// Human opens and clicks per hour over the first 48 hours after the send started (empty before).
+    #[oai(
+        path = "/api/crm-mailing/:id/first-48-hours",
+        method = "get",
+        operation_id = "getMailingFirst48Hours"
+    )]
+    async fn first_48_hours(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<Vec<HourCounts>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        sent_mailing(&mut tx, id.0).await?;
+        let rows = store::flights::first_48_hours(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|h| HourCounts {
+                    hour: h.hour,
+                    opens: h.opens,
+                    clicks: h.clicks,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Selection data: the names of flights (sent mailings), newest first.
+    #[oai(
+        path = "/api/selection/flight-names",
+        method = "get",
+        operation_id = "listFlightNames"
+    )]
+    async fn flight_names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<FlightOption>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = store::flights::flight_names(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, label)| FlightOption {
+                    id: id.to_string(),
+                    label,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Selection data: the types of flights — one version for everyone, or split into variants.
+    #[oai(
+        path = "/api/selection/flight-types",
+        method = "get",
+        operation_id = "listFlightTypes"
+    )]
+    async fn flight_types(&self, _auth: ClientAuth) -> Json<Vec<FlightOption>> {
+        Json(vec![
+            FlightOption {
+                id: "single".to_owned(),
+                label: "One version".to_owned(),
+            },
+            FlightOption {
+                id: "variants".to_owned(),
+                label: "Variants".to_owned(),
+            },
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_are_quoted_and_formulas_defused() {
+        assert_eq!(csv_cell("plain"), "plain");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_cell("-12.50"), "-12.50");
+    }
+}
