@@ -11,3 +11,11 @@ pub async fn member_count(conn: &mut PgConnection, list_id: i64) -> Result<i64, 
         .fetch_one(conn)
         .await
 }
+
+/// Whether a list of this name exists already (names compare without case, as the unique index does).
+pub async fn name_taken(conn: &mut PgConnection, name: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("select exists (select 1 from crm_lists where lower(name) = lower($1))")
+        .bind(name)
+        .fetch_one(conn)
+        .await
+}

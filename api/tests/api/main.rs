@@ -20,3 +20,4 @@ mod mailings;
 mod revenue;
 mod settings;
 mod tenancy_isolation;
+mod unique_names;
