@@ -9,6 +9,7 @@ pub mod forms;
 pub mod health;
 pub mod imports;
 pub mod jobs;
+pub mod list_members;
 pub mod lists;
 pub mod mailings;
 pub mod origin_codes;
@@ -56,7 +57,7 @@ pub type Apis = (
     universal_users::UniversalUsersApi,
     settings::SettingsApi,
     jobs::JobsApi,
-    lists::ListsApi,
+    (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
@@ -82,7 +83,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             universal_users::UniversalUsersApi,
             settings::SettingsApi,
             jobs::JobsApi,
-            lists::ListsApi,
+            (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,

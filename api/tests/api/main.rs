@@ -15,6 +15,7 @@ mod forms;
 mod hardening;
 mod identity;
 mod jobs;
+mod list_members;
 mod lists;
 mod mailings;
 mod revenue;
