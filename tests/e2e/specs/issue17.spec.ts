@@ -62,6 +62,7 @@ test('item 14: a list page shows its members with their subscription, searches t
   await expect(table.getByRole('row')).toHaveCount(26);
   await expect(table.getByRole('row', { name: /m00@members\.test/ })).toContainText('subscribed');
   await expect(page.getByText('27 members · page 1 of 2')).toBeVisible();
+  await expect(page.getByText('Starting upload')).toBeHidden();
   await page.screenshot({ path: '../../docs/screens/list-members.png', fullPage: true });
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(table.getByRole('row')).toHaveCount(3);
