@@ -71,9 +71,30 @@ impl From<tenancy::TenancyError> for ApiError {
     }
 }
 
+/// The unique name indexes of the client data and what the caller is told when a name is taken.
+const TAKEN_NAMES: [(&str, &str); 3] = [
+    (
+        "crm_lists_name_unique",
+        "A list with this name already exists",
+    ),
+    (
+        "mailing_templates_name_unique",
+        "A template with this name already exists",
+    ),
+    ("forms_name_unique", "A form with this name already exists"),
+];
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        Self::internal(e)
+        let taken = e
+            .as_database_error()
+            .filter(|db| db.is_unique_violation())
+            .and_then(|db| db.constraint())
+            .and_then(|name| TAKEN_NAMES.iter().find(|(index, _)| *index == name));
+        match taken {
+            Some((_, message)) => Self::Conflict((*message).to_owned()),
+            None => Self::internal(e),
+        }
     }
 }
 

@@ -150,6 +150,12 @@ impl ImportsApi {
         auth.0.require(PAGE_CONTACTS)?;
         let list_name = list_name(&name.0)?.to_owned();
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        // Refused now rather than when the job runs: the user is still on the form.
+        if store::lists::name_taken(&mut tx, &list_name).await? {
+            return Err(ApiError::Conflict(
+                "A list with this name already exists".to_owned(),
+            ));
+        }
         let (upload_id, filename) = store(&mut tx, body.file, false).await?;
         let code = origin_code_id(&mut tx, origin_code.0.as_deref()).await?;
         let plan = ImportPlan {

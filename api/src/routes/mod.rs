@@ -10,6 +10,7 @@ pub mod forms;
 pub mod health;
 pub mod imports;
 pub mod jobs;
+pub mod list_members;
 pub mod lists;
 pub mod mailings;
 pub mod media;
@@ -70,7 +71,7 @@ pub type Apis = (
     universal_users::UniversalUsersApi,
     settings::SettingsApi,
     jobs::JobsApi,
-    lists::ListsApi,
+    (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
     origin_codes::OriginCodesApi,
     contacts::ContactsApi,
@@ -113,7 +114,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             universal_users::UniversalUsersApi,
             settings::SettingsApi,
             jobs::JobsApi,
-            lists::ListsApi,
+            (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,
             origin_codes::OriginCodesApi,
             contacts::ContactsApi,

@@ -202,6 +202,8 @@ fn guard_table() -> Vec<Expected> {
         expect("getCrmList", ClientUser),
         expect("deleteCrmList", ClientUser),
         expect("downloadCrmList", CONTACTS),
+        expect("listCrmListMembers", CONTACTS),
+        expect("removeCrmListMember", CONTACTS),
         expect("uploadCrmList", CONTACTS)
             .with(Body::File)
             .query("?name=Guard"),
@@ -348,6 +350,7 @@ fn document_operations() -> std::collections::BTreeMap<String, Operation> {
             // Path parameters get values that name nothing: the guard must answer before any lookup.
             let path = path
                 .replace("{id}", "999999")
+                .replace("{contact_id}", "999999")
                 .replace("{kind}", "universal")
                 .replace("{token}", "x")
                 .replace("{client_short}", "nosuchclient");

@@ -82,3 +82,36 @@ export const MAPPABLE_EXTENSIONS = ['.csv', '.txt'];
 
 export const isMappableFile = (name: string): boolean =>
   MAPPABLE_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
+
+/** The records of delimited text (a newline inside quotes stays in its value), at most `limit`. */
+function records(text: string, limit: number): string[] {
+  const body = text.replace(/^\uFEFF/, '');
+  const out: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < body.length && out.length < limit; i++) {
+    const ch = body[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) {
+      if (i > start) out.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (out.length < limit && start < body.length) out.push(body.slice(start));
+  return out.filter((r) => r.trim() !== '');
+}
+
+/** The header row and the first `rows` data rows (values trimmed), for a preview before an import starts. */
+export function parsePreview(text: string, rows = 5): { columns: string[]; rows: string[][] } {
+  const [header = '', ...data] = records(text, rows + 1);
+  const delimiter = detectDelimiter(header);
+  return {
+    columns: splitRecord(header, delimiter).map((h) => h.trim()),
+    rows: data.map((r) => splitRecord(r, delimiter).map((v) => v.trim())),
+  };
+}
+
+/** Reads the preview rows of a .csv/.txt file in the browser. The last record may be cut at the read limit. */
+export async function readPreview(file: Blob, rows = 5): Promise<{ columns: string[]; rows: string[][] }> {
+  return parsePreview(await file.slice(0, HEADER_BYTES).text(), rows);
+}

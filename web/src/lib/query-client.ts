@@ -19,6 +19,11 @@ declare module '@tanstack/react-query' {
 
 function report(error: unknown, meta: AppMeta | undefined): void {
   if (meta?.silent) return;
+  // A conflict's message says what to change ("A list with this name already exists"): show it as it is.
+  if (error instanceof ApiError && error.status === 409 && error.message) {
+    notifyError(error, error.message);
+    return;
+  }
   notifyError(error, meta?.errorMessage);
 }
 

@@ -93,32 +93,118 @@ fn mailbox(name: Option<&str>, address: &str) -> Result<Mailbox, MailError> {
     ))
 }
 
-/// The plain-text part: tags dropped, block boundaries kept as spaces, the common entities decoded.
+/// The plain-text part: tags, comments, styles and scripts dropped, block boundaries kept as spaces, the common
+/// entities decoded, and each link kept as "text (address)" so a plain-text reader can follow it (and unsubscribe).
 fn text_version(html: &str) -> String {
     let mut text = String::with_capacity(html.len() / 2);
     let mut rest = html;
+    // The open link: its address and where its text starts in `text`.
+    let mut link: Option<(String, usize)> = None;
     while let Some(lt) = rest.find('<') {
         push_decoded(&mut text, &rest[..lt]);
-        let Some(gt) = rest[lt..].find('>') else {
+        rest = &rest[lt..];
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            rest = comment.find("-->").map_or("", |end| &comment[end + 3..]);
+            continue;
+        }
+        let Some(gt) = rest.find('>') else {
             rest = "";
             break;
         };
-        if is_block_tag(&rest[lt + 1..lt + gt]) {
+        let tag = &rest[1..gt];
+        rest = &rest[gt + 1..];
+        let name = tag_name(tag);
+        if !tag.starts_with('/') && (name == "style" || name == "script") {
+            let close = format!("</{name}");
+            rest = find_ignore_case(rest, &close)
+                .and_then(|at| rest[at..].find('>').map(|end| &rest[at + end + 1..]))
+                .unwrap_or("");
+            continue;
+        }
+        if name == "a" {
+            if tag.starts_with('/') {
+                if let Some((href, from)) = link.take() {
+                    let label = text[from..].trim();
+                    if label.is_empty() {
+                        text.push_str(&href);
+                    } else if label != href {
+                        text.push_str(&format!(" ({href})"));
+                    }
+                }
+            } else {
+                link = attribute(tag, "href")
+                    .map(|href| decoded(href.trim()))
+                    .filter(|href| !href.is_empty() && !href.starts_with('#'))
+                    .map(|href| (href, text.len()));
+            }
+        } else if is_block_tag(tag) {
             text.push(' ');
         }
-        rest = &rest[lt + gt + 1..];
     }
     push_decoded(&mut text, rest);
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn is_block_tag(tag: &str) -> bool {
-    let name = tag
-        .trim_start_matches('/')
+/// The designer keeps its design in a comment at the top of the body; the saved mailing has it, the sent message
+/// does not (it would travel, base64 and all, inside every copy).
+pub fn without_design(html: &str) -> std::borrow::Cow<'_, str> {
+    let Some(start) = html.find("<!--") else {
+        return html.into();
+    };
+    let after = html[start + 4..].trim_start();
+    if !after.starts_with("compass-designer:") {
+        return html.into();
+    }
+    match html[start..].find("-->") {
+        Some(end) => format!("{}{}", &html[..start], &html[start + end + 3..]).into(),
+        None => html.into(),
+    }
+}
+
+fn tag_name(tag: &str) -> String {
+    tag.trim_start_matches('/')
         .split(|c: char| c.is_whitespace() || c == '/')
         .next()
         .unwrap_or("")
-        .to_ascii_lowercase();
+        .to_ascii_lowercase()
+}
+
+fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The value of `name="…"` (or '…') in a start tag.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let mut at = 0;
+    while let Some(found) = find_ignore_case(&tag[at..], name) {
+        let start = at + found;
+        at = start + name.len();
+        let before_ok = start == 0 || tag.as_bytes()[start - 1].is_ascii_whitespace();
+        let after = tag[at..].trim_start();
+        if !before_ok || !after.starts_with('=') {
+            continue;
+        }
+        let value = after[1..].trim_start();
+        let quote = value.chars().next()?;
+        if quote == '"' || quote == '\'' {
+            return value[1..].find(quote).map(|end| &value[1..1 + end]);
+        }
+        return value.split_whitespace().next();
+    }
+    None
+}
+
+fn decoded(s: &str) -> String {
+    let mut out = String::new();
+    push_decoded(&mut out, s);
+    out
+}
+
+fn is_block_tag(tag: &str) -> bool {
+    let name = tag_name(tag);
     matches!(
         name.as_str(),
         "p" | "br" | "div" | "tr" | "td" | "li" | "table" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
@@ -142,6 +228,7 @@ fn push_decoded(out: &mut String, s: &str) {
 
 impl Outgoing {
     pub fn build(&self) -> Result<Message, MailError> {
+        let html = without_design(&self.html);
         let from = mailbox(Some(&self.from_name), &self.from_address)?;
         let to = mailbox(None, &self.to)?;
         // Given the envelope, lettre does not derive it by formatting and parsing the headers again (a fifth of
@@ -179,12 +266,12 @@ impl Outgoing {
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_PLAIN)
-                            .body(text_version(&self.html)),
+                            .body(text_version(&html)),
                     )
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_HTML)
-                            .body(self.html.clone()),
+                            .body(html.into_owned()),
                     ),
             )
             .map_err(|e| MailError::Build(e.to_string()))
@@ -230,10 +317,43 @@ mod tests {
     #[test]
     fn the_text_part_keeps_paragraphs_apart_and_decodes_entities() {
         assert_eq!(
-            text_version("<p>One.</p><p>Go to <a href=\"x\">a&amp;b</a> &lt;now&gt;</p>"),
+            text_version("<p>One.</p><p>Go to a&amp;b &lt;now&gt;</p>"),
             "One. Go to a&b <now>"
         );
         assert_eq!(text_version("Hel<b>lo</b>"), "Hello");
+    }
+
+    #[test]
+    fn the_text_part_keeps_link_addresses_including_unsubscribe() {
+        let html = "<!-- compass-designer:eyJibG9ja3MiOltdfQ== --><style>p { color: red }</style>\
+            <p><a href=\"https://example.org/donate?a=1&amp;b=2\">Donate now</a></p>\
+            <p><A HREF='https://t.example/u/abc'>Unsubscribe</A> <a href=\"https://example.org\">https://example.org</a> \
+            <a href=\"#top\">Top</a></p>";
+        assert_eq!(
+            text_version(html),
+            "Donate now (https://example.org/donate?a=1&b=2) Unsubscribe (https://t.example/u/abc) \
+             https://example.org Top"
+        );
+    }
+
+    #[test]
+    fn the_design_comment_stays_with_the_mailing_and_is_not_sent() {
+        let body = "<!-- compass-designer:eyJibG9ja3MiOltdfQ== -->\n<p>Hello</p><!-- other -->";
+        assert_eq!(without_design(body), "\n<p>Hello</p><!-- other -->");
+        assert_eq!(without_design("<p>Hi</p>"), "<p>Hi</p>");
+        let message = Outgoing {
+            from_name: "Team".into(),
+            from_address: "team@example.org".into(),
+            reply_to: None,
+            to: "ann@example.org".into(),
+            subject: "Hi".into(),
+            html: body.into(),
+            unsubscribe_url: None,
+            message_id: None,
+        };
+        let raw = String::from_utf8(message.build().unwrap().formatted()).unwrap();
+        assert!(!raw.contains("compass-designer"), "{raw}");
+        assert!(raw.contains("Hello"));
     }
 
     #[test]

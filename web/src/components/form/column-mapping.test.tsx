@@ -65,3 +65,22 @@ describe('guessMapping', () => {
     });
   });
 });
+
+describe('guessMapping forgives case, spaces and common synonyms (issue 17, item 15)', () => {
+  it('pre-maps "E-mail", "First Name", "Surname", "Zip Code" and "Mobile"', () => {
+    const fields = [
+      { id: 'email', label: 'Email' },
+      { id: 'first_name', label: 'First name' },
+      { id: 'last_name', label: 'Last name' },
+      { id: 'phone', label: 'Phone' },
+      { id: 'zip', label: 'Donor ZIP' },
+    ];
+    expect(guessMapping(['E-mail', ' First Name ', 'Surname', 'Zip Code', 'Mobile', 'Notes'], fields)).toEqual({
+      'E-mail': 'email',
+      ' First Name ': 'first_name',
+      Surname: 'last_name',
+      'Zip Code': 'zip',
+      Mobile: 'phone',
+    });
+  });
+});

@@ -15,16 +15,36 @@ export const EMAIL_FIELD_ID = 'email';
 
 const normalize = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+/** Other headers files commonly use for a field, by the field id's normalized form ("E-mail" needs none). */
+const SYNONYMS: Record<string, readonly string[]> = {
+  email: ['emailaddress', 'mail', 'mailaddress'],
+  firstname: ['first', 'firstname', 'givenname', 'forename', 'fname'],
+  lastname: ['last', 'lastname', 'surname', 'familyname', 'lname'],
+  phone: ['phonenumber', 'telephone', 'tel', 'mobile', 'cell', 'cellphone'],
+  zip: ['zipcode', 'postcode', 'postalcode', 'postal'],
+  vanid: ['van', 'vanidnumber'],
+  origincode: ['origin', 'source'],
+};
+
+/** The header forms that name a field: its id, its label (with and without a "Donor " prefix) and synonyms. */
+function namesOf(field: MappingField): Set<string> {
+  const id = normalize(field.id);
+  const label = normalize(field.label);
+  return new Set([id, label, label.replace(/^donor/, ''), ...(SYNONYMS[id] ?? [])]);
+}
+
 /**
- * A first guess: a column whose header matches a field's id or label (ignoring case, spaces and punctuation) maps
- * to that field; each field is used at most once.
+ * A first guess: a column whose header names a field (its id, its label or a common synonym such as "E-mail",
+ * "First Name" or "Zip Code"; case, spaces and punctuation ignored) maps to that field; each field is used at most
+ * once.
  */
 export function guessMapping(columns: readonly string[], fields: readonly MappingField[]): ColumnMappingValue {
   const mapping: ColumnMappingValue = {};
   const used = new Set<string>();
+  const names = fields.map((f) => [f, namesOf(f)] as const);
   for (const column of columns) {
     const key = normalize(column);
-    const field = fields.find((f) => !used.has(f.id) && (normalize(f.id) === key || normalize(f.label) === key));
+    const field = names.find(([f, known]) => !used.has(f.id) && known.has(key))?.[0];
     if (field) {
       mapping[column] = field.id;
       used.add(field.id);

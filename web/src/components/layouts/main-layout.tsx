@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Nav from 'react-bootstrap/Nav';
 import NavDropdown from 'react-bootstrap/NavDropdown';
@@ -113,6 +113,14 @@ export function MainLayout({
   children,
 }: MainLayoutProps) {
   const [sidenavOpen, setSidenavOpen] = useState(sidenavOpenByDefault);
+  // Crossing the breakpoint closes (or reopens) the sidenav, as loading the page at that width would.
+  useEffect(() => {
+    const narrow = window.matchMedia?.(`(max-width: ${SIDENAV_BREAKPOINT_PX - 0.02}px)`);
+    if (!narrow) return;
+    const follow = () => setSidenavOpen(!narrow.matches);
+    narrow.addEventListener('change', follow);
+    return () => narrow.removeEventListener('change', follow);
+  }, []);
   const theme = useTheme();
   const nav = filterNav(MAIN_NAV, perms);
   const settings = settingsLinks(perms);

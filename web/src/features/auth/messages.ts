@@ -12,3 +12,9 @@ export const SEND_RESET_LINK = 'Send a reset link';
 export const RESET_LINK_SENT = 'Check your email for a link to reset your password';
 export const ENTER_NEW_PASSWORD = 'Enter a new password';
 export const PASSWORD_UPDATED = 'Password updated, login with new credentials';
+/** A failed sign-in on the plain login page: client users sign in through their organisation's link. */
+export const USE_ORGANISATION_LINK =
+  "Incorrect email or password. If your organisation uses Compass, sign in with your organisation's sign-in link.";
+/** The register page without a client: registration belongs to an organisation. */
+export const REGISTER_NEEDS_CLIENT =
+  "To register, open your organisation's sign-in link and choose Register there. Ask your organisation for the link.";

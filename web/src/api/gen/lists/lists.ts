@@ -35,6 +35,8 @@ import type {
   ImportNgpListBody,
   ImportNgpListParams,
   Job,
+  ListCrmListMembersParams,
+  ListMembersPage,
   OriginCode,
   OriginCodeCount,
   OriginCodeName,
@@ -527,7 +529,199 @@ export function useDownloadCrmList<TData = Awaited<ReturnType<typeof downloadCrm
 
 
 
-export const getUploadCrmListUrl = (params: UploadCrmListParams,) => {
+export const getListCrmListMembersUrl = (id: number,
+    params?: ListCrmListMembersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/crm-list/${id}/members?${stringifiedParams}` : `/api/crm-list/${id}/members`
+}
+
+/**
+ * @summary A page of the list's members by e-mail; `q` matches e-mail or name.
+ */
+export const listCrmListMembers = async (id: number,
+    params?: ListCrmListMembersParams, options?: Parameters<typeof customFetch>[1]): Promise<ListMembersPage> => {
+
+  return customFetch<ListMembersPage>(getListCrmListMembersUrl(id,params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListCrmListMembersQueryKey = (id: number,
+    params?: ListCrmListMembersParams,) => {
+    return [
+    `/api/crm-list/${id}/members`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListCrmListMembersQueryOptions = <TData = Awaited<ReturnType<typeof listCrmListMembers>>, TError = ErrorType<ErrorMessage>>(id: number,
+    params?: ListCrmListMembersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCrmListMembersQueryKey(id,params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCrmListMembers>>> = ({ signal }) => listCrmListMembers(id,params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListCrmListMembersQueryResult = NonNullable<Awaited<ReturnType<typeof listCrmListMembers>>>
+export type ListCrmListMembersQueryError = ErrorType<ErrorMessage>
+
+
+export function useListCrmListMembers<TData = Awaited<ReturnType<typeof listCrmListMembers>>, TError = ErrorType<ErrorMessage>>(
+ id: number,
+    params: undefined |  ListCrmListMembersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCrmListMembers>>,
+          TError,
+          Awaited<ReturnType<typeof listCrmListMembers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCrmListMembers<TData = Awaited<ReturnType<typeof listCrmListMembers>>, TError = ErrorType<ErrorMessage>>(
+ id: number,
+    params?: ListCrmListMembersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCrmListMembers>>,
+          TError,
+          Awaited<ReturnType<typeof listCrmListMembers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCrmListMembers<TData = Awaited<ReturnType<typeof listCrmListMembers>>, TError = ErrorType<ErrorMessage>>(
+ id: number,
+    params?: ListCrmListMembersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary A page of the list's members by e-mail; `q` matches e-mail or name.
+ */
+
+export function useListCrmListMembers<TData = Awaited<ReturnType<typeof listCrmListMembers>>, TError = ErrorType<ErrorMessage>>(
+ id: number,
+    params?: ListCrmListMembersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCrmListMembers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListCrmListMembersQueryOptions(id,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getRemoveCrmListMemberUrl = (id: number,
+    contactId: number,) => {
+
+
+
+
+  return `/api/crm-list/${id}/members/${contactId}`
+}
+
+/**
+ * @summary Takes a contact off an upload list (the contact stays). A query list's members follow from its origin
+codes, so they cannot be removed one by one.
+ */
+export const removeCrmListMember = async (id: number,
+    contactId: number, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+  return customFetch<void>(getRemoveCrmListMemberUrl(id,contactId),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getRemoveCrmListMemberMutationKey = () => ['removeCrmListMember'] as const;
+
+export const getRemoveCrmListMemberMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeCrmListMember>>, TError,RemoveCrmListMemberMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof removeCrmListMember>>, TError,RemoveCrmListMemberMutationVariables, TContext> => {
+
+const mutationKey = getRemoveCrmListMemberMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeCrmListMember>>, RemoveCrmListMemberMutationVariables> = (props) => {
+          const {id,contactId} = props ?? {};
+
+          return  removeCrmListMember(id,contactId,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RemoveCrmListMemberMutationResult = NonNullable<Awaited<ReturnType<typeof removeCrmListMember>>>
+
+    export type RemoveCrmListMemberMutationError = ErrorType<ErrorMessage>
+    export type RemoveCrmListMemberMutationVariables = {id: number;contactId: number}
+
+    /**
+ * @summary Takes a contact off an upload list (the contact stays). A query list's members follow from its origin
+codes, so they cannot be removed one by one.
+ */
+export const useRemoveCrmListMember = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeCrmListMember>>, TError,RemoveCrmListMemberMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof removeCrmListMember>>,
+        TError,
+        RemoveCrmListMemberMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRemoveCrmListMemberMutationOptions(options), queryClient);
+    }
+    export const getUploadCrmListUrl = (params: UploadCrmListParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {

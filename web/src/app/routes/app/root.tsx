@@ -10,6 +10,7 @@ import { JobFinishedDialog } from '@/features/jobs/components/job-finished-dialo
 import { JobPollers } from '@/features/jobs/components/job-pollers';
 import { useResumeJobs } from '@/features/jobs/hooks/use-resume-jobs';
 import { resetTrackedJobs } from '@/lib/job-tracker';
+import { useDocumentTitle } from '../../use-document-title';
 
 /** The signed-in shell: loads the user's permissions, app settings and provider, and watches jobs. */
 export function Component() {
@@ -26,6 +27,7 @@ export function Component() {
   }, [me.isError, navigate]);
 
   useResumeJobs(me.data?.id);
+  useDocumentTitle(settings.data?.client_name);
 
   // Switch Client: no data or job of this client survives; the session stays until another client is chosen. The
   // data goes once this shell has left (while it is mounted its queries would fetch it again).

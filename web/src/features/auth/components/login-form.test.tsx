@@ -108,11 +108,20 @@ describe('LoginForm submit', () => {
     expect(await screen.findByText('Unable to login with password')).toBeInTheDocument();
   });
 
-  it('shows the server message of a refused login in the snackbar', async () => {
+  it('shows the server message of a refused login in the snackbar (on a client sign-in link)', async () => {
     mockApi({ 'POST /auth-api/auth/login': jsonResponse({ message: 'Invalid email or password' }, 401, 'Unauthorized') });
-    renderLogin();
+    renderLogin('/auth/login?client=e2e');
     await submitCredentials('a@b.co', 'wrong');
     expect(await screen.findByText('Error 401: Invalid email or password.')).toBeInTheDocument();
+  });
+
+  it('refused without a client: points a client user to their organisation\'s sign-in link (issue 17, item 9)', async () => {
+    mockApi({ 'POST /auth-api/auth/login': jsonResponse({ message: 'Incorrect email or password' }, 401, 'Unauthorized') });
+    renderLogin();
+    await submitCredentials('staff@campaign.org', 'right-for-my-client');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Incorrect email or password. If your organisation uses Compass, sign in with your organisation's sign-in link.",
+    );
   });
 
   it('a client sign-in link sends the client; a client token starts the client session and enters the app', async () => {

@@ -5,10 +5,17 @@ import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import { useGoogleLogin, useLogin } from '@/api/gen';
 import type { LoginResponse } from '@/api/gen/model';
+import { ApiError } from '@/lib/api-client';
+import { notifyError } from '@/lib/notifications';
 import { tokenHasScope } from '@/lib/session';
 import { useAuthClient } from '../hooks/use-auth-client';
 import { useCompleteLogin } from '../hooks/use-complete-login';
-import { UNABLE_TO_LOGIN, UNABLE_TO_LOGIN_WITH_GOOGLE, UNABLE_TO_LOGIN_WITH_PASSWORD } from '../messages';
+import {
+  UNABLE_TO_LOGIN,
+  UNABLE_TO_LOGIN_WITH_GOOGLE,
+  UNABLE_TO_LOGIN_WITH_PASSWORD,
+  USE_ORGANISATION_LINK,
+} from '../messages';
 import { emailError, loginPasswordError } from '../validation';
 import { GoogleButton } from './google-button';
 import { TwoFactorForm } from './two-factor-form';
@@ -75,7 +82,18 @@ export function LoginForm() {
     [completeLogin],
   );
 
-  const login = useLogin({ mutation: { onSuccess: (response) => handleOutcome(loginOutcome(response)) } });
+  const login = useLogin({
+    mutation: {
+      // Without a client only universal users can sign in here: a client user is told where to go instead.
+      meta: { silent: !client },
+      onSuccess: (response) => handleOutcome(loginOutcome(response)),
+      onError: (error) => {
+        if (client) return;
+        if (error instanceof ApiError && error.status === 401) setProblem(USE_ORGANISATION_LINK);
+        else notifyError(error);
+      },
+    },
+  });
   const google = useGoogleLogin({ mutation: { onSuccess: (response) => handleOutcome(googleLoginOutcome(response)) } });
 
   const googleMutate = google.mutate;

@@ -65,6 +65,17 @@ const VALID = {
 };
 
 describe('RegisterForm', () => {
+  it('without a client says up front that registration needs the organisation\'s link (issue 17, item 9)', async () => {
+    mockApi({});
+    renderRegister('/auth/register');
+    expect(
+      await screen.findByText(
+        "To register, open your organisation's sign-in link and choose Register there. Ask your organisation for the link.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+  });
+
   it('is titled "Sign up for a Compass account" and shows every rule on submit', async () => {
     renderRegister();
     expect(screen.getByText('Sign up for a Compass account')).toBeInTheDocument();

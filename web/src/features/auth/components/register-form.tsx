@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link, useNavigate } from 'react-router';
 import { useRegister } from '@/api/gen';
 import type { RegisterResponse } from '@/api/gen/model';
 import { useAuthClient } from '../hooks/use-auth-client';
-import { REGISTER_TITLE, REGISTRATION_DUPLICATE, REGISTRATION_PENDING } from '../messages';
+import { REGISTER_NEEDS_CLIENT, REGISTER_TITLE, REGISTRATION_DUPLICATE, REGISTRATION_PENDING } from '../messages';
 import {
   confirmPasswordError,
   emailError,
@@ -94,7 +95,7 @@ function TextField({ field, label, type = 'text', autoComplete, value, problem, 
 /** "Sign up for a Compass account": a client user's registration. */
 export function RegisterForm() {
   const navigate = useNavigate();
-  const { client, withClient } = useAuthClient();
+  const { config, client, withClient } = useAuthClient();
   const [values, setValues] = useState<RegisterValues>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -149,6 +150,17 @@ export function RegisterForm() {
         <h2 className="h5 mb-3">{REGISTER_TITLE}</h2>
         <p role="status">{result}</p>
         <Link to={withClient('/auth/login')}>Back to login</Link>
+      </>
+    );
+  }
+
+  // Registration creates a client user: without a client there is nothing to fill in.
+  if (!client && !config.isPending) {
+    return (
+      <>
+        <h2 className="h5 mb-3">{REGISTER_TITLE}</h2>
+        <Alert variant="info">{REGISTER_NEEDS_CLIENT}</Alert>
+        <Link to="/auth/login">Back to login</Link>
       </>
     );
   }

@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { useImportContacts, useListImportFields } from '@/api/gen';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@/components/form/column-mapping';
 import { trackJob } from '@/lib/job-tracker';
 import { notifySuccess } from '@/lib/notifications';
-import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
+import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow, readPreview } from '@/lib/header-row';
 
 interface ChosenFile {
   file: File;
@@ -25,6 +26,49 @@ interface ChosenFile {
  * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
  * optionally name an origin code, and start the import job.
  */
+/** The first rows of the file as the import will read them, each column headed by the field it goes to. */
+function ImportPreview({
+  preview,
+  mapping,
+  fields,
+}: {
+  preview: { columns: string[]; rows: string[][] };
+  mapping: ColumnMappingValue;
+  fields: readonly { id: string; label: string }[];
+}) {
+  const target = (column: string) => fields.find((f) => f.id === mapping[column])?.label ?? 'Not imported';
+  return (
+    <section className="mb-3" aria-labelledby="contact-import-preview-title">
+      <h2 id="contact-import-preview-title" className="form-label fs-6">
+        Preview of the first rows
+      </h2>
+      <div className="table-responsive">
+        <Table size="sm" bordered aria-labelledby="contact-import-preview-title">
+          <thead>
+            <tr>
+              {preview.columns.map((column, i) => (
+                <th key={i} scope="col">
+                  {column}
+                  <div className="small fw-normal text-body-secondary">→ {target(column)}</div>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {preview.rows.map((row, r) => (
+              <tr key={r}>
+                {preview.columns.map((_, c) => (
+                  <td key={c}>{row[c] ?? ''}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
+    </section>
+  );
+}
+
 export function ContactImportForm() {
   const navigate = useNavigate();
   const fields = useListImportFields({ query: { meta: { errorMessage: 'Could not load the import fields' } } });
@@ -32,6 +76,7 @@ export function ContactImportForm() {
   const [fileError, setFileError] = useState<string | null>(null);
   const [reading, setReading] = useState(false);
   const [mapping, setMapping] = useState<ColumnMappingValue>({});
+  const [preview, setPreview] = useState<{ columns: string[]; rows: string[][] } | null>(null);
   const [originCode, setOriginCode] = useState('');
 
   const importContacts = useImportContacts({
@@ -46,6 +91,7 @@ export function ContactImportForm() {
 
   const chooseFile = async (file: File | undefined) => {
     setChosen(null);
+    setPreview(null);
     setMapping({});
     setFileError(null);
     if (!file) return;
@@ -61,6 +107,7 @@ export function ContactImportForm() {
         return;
       }
       setChosen({ file, columns });
+      setPreview(await readPreview(file));
       setMapping(guessMapping(columns, fields.data ?? []));
     } catch {
       setFileError('Could not read the file.');
@@ -117,6 +164,10 @@ export function ContactImportForm() {
             disabled={importContacts.isPending}
           />
         </Form.Group>
+      )}
+
+      {chosen && preview && preview.rows.length > 0 && fields.isSuccess && (
+        <ImportPreview preview={preview} mapping={mapping} fields={fields.data} />
       )}
 
       <Form.Group className="mb-3" controlId="contact-import-origin-code">

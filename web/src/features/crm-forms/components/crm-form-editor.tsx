@@ -115,9 +115,11 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
       meta: { errorMessage: 'Could not delete the form' },
       onSuccess: async () => {
         setConfirming(false);
-        if (form) queryClient.removeQueries({ queryKey: getGetCrmFormQueryKey(form.id) });
         await queryClient.invalidateQueries({ queryKey: getListCrmFormsQueryKey() });
+        // Leave the page first: removing the cached item while its page is still shown makes that page fetch the
+        // deleted item again (a 404 and a red toast).
         await navigate('/crm-forms');
+        if (form) queryClient.removeQueries({ queryKey: getGetCrmFormQueryKey(form.id), type: 'inactive' });
       },
       onError: () => setConfirming(false),
     },

@@ -19,6 +19,7 @@ import { notifyError } from '@/lib/notifications';
 import { useHasPermission } from '@/lib/use-permission';
 import { formatCount, formatDateTime, saveTextFile } from '../utils';
 import { LISTS_CRUMBS } from './crm-lists-page';
+import { ListMembers } from './list-members';
 
 function ListDetails({ list }: { list: CrmList }) {
   const navigate = useNavigate();
@@ -82,6 +83,7 @@ function ListDetails({ list }: { list: CrmList }) {
         onCancel={() => setConfirming(false)}
         onConfirm={() => remove.mutate({ id: list.id })}
       />
+      {canExport && <ListMembers list={list} />}
     </>
   );
 }

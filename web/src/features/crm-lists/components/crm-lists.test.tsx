@@ -192,6 +192,8 @@ describe('CrmListDetail', () => {
       const url = String(input);
       if (url === '/api/crm-list/7' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
       if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
+      if (url.startsWith('/api/crm-list/7/members'))
+        return Promise.resolve(jsonResponse({ members: [], total: 0, page: 1, pageSize: 25 }));
       if (url === '/api/crm-list/7/download')
         return Promise.resolve(new Response('Email\na@b.c\n', { headers: { 'Content-Type': 'text/csv; charset=utf-8' } }));
       if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['pageContacts'])));

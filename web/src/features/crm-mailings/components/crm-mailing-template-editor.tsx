@@ -54,9 +54,11 @@ function TemplateFields({ template }: { template: MailingTemplate | null }) {
       meta: { errorMessage: 'Could not delete the template' },
       onSuccess: async () => {
         setConfirming(false);
-        if (template) queryClient.removeQueries({ queryKey: getGetMailingTemplateQueryKey(template.id) });
         await queryClient.invalidateQueries({ queryKey: getListMailingTemplatesQueryKey() });
+        // Leave the page first: removing the cached item while its page is still shown makes that page fetch the
+        // deleted item again (a 404 and a red toast).
         await navigate('/crm-mailing-templates');
+        if (template) queryClient.removeQueries({ queryKey: getGetMailingTemplateQueryKey(template.id), type: 'inactive' });
       },
       onError: () => setConfirming(false),
     },
