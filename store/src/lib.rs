@@ -8,14 +8,14 @@
 //! is already the client's schema, so nothing here can name or reach another client.
 
 pub mod dashboard;
-pub mod lists;
-pub mod revenue;
-pub mod segments;
-pub mod media;
-pub mod projections;
-pub mod reports;
 pub mod email_analytics;
 pub mod external_mailings;
-pub mod planning;
 pub mod flights;
+pub mod lists;
 pub mod mailings;
+pub mod media;
+pub mod planning;
+pub mod projections;
+pub mod reports;
+pub mod revenue;
+pub mod segments;

@@ -4,8 +4,8 @@
 
 use super::ApiTags;
 use crate::auth::ClientAuth;
-use crate::error::ApiError;
 use crate::auth::{PAGE_CONTRIBUTIONS, PAGE_CONTRIBUTION_SOURCE_CODES};
+use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;

@@ -3,9 +3,9 @@
 
 pub mod auth;
 pub mod contacts;
+pub mod dashboard;
 pub mod email_analytics;
 pub mod external_mailings;
-pub mod dashboard;
 pub mod forms;
 pub mod health;
 pub mod imports;
@@ -16,10 +16,10 @@ pub mod mailings;
 pub mod media;
 pub mod origin_codes;
 pub mod planning;
-pub mod revenue;
-pub mod segments;
 pub mod projections;
 pub mod reports;
+pub mod revenue;
+pub mod segments;
 pub mod session;
 pub mod settings;
 pub mod tracking;
@@ -52,6 +52,8 @@ pub enum ApiTags {
     Tracking,
     /// Contributions, source codes and the value of origin codes
     Revenue,
+    /// Flights: the performance of sent mailings by variant and segment
+    Performance,
     /// Segments: rule-based sets of contacts, their members and figures
     Segments,
     /// Media: ads, their spend and what it brought in

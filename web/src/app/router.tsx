@@ -57,6 +57,7 @@ const productRoutes: RouteObject[] = [
   ]),
   guarded('pagePerformance', 'page', [
     { path: 'flights', handle: { title: 'Performance' }, lazy: () => import('./routes/email/flights') },
+  ]),
   placeholder('experiments', { title: 'Experiments' }),
   guarded('pageContributionSourceCodes', 'page', [
     { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },
@@ -94,6 +95,7 @@ const productRoutes: RouteObject[] = [
   ]),
   guarded('pageReports', 'page', [
     { path: 'reports', handle: { title: 'Reports' }, lazy: () => import('./routes/reports') },
+  ]),
   { path: 'users', loader: () => redirect('/users/profile'), element: null },
   { path: 'users/profile', handle: { title: 'Profile' }, lazy: () => import('./routes/users/profile') },
   guarded(VIEW_USER, 'universal', [

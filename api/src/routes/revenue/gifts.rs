@@ -1,9 +1,9 @@
 //! The gift table: its rows, filters, sort and exports (CSV and XLSX), shared by the contributions page and a
 //! contact's giving.
 
-use crate::auth::PAGE_CONTRIBUTIONS;
 use super::range::{resolve_range, Range};
 use crate::auth::ClientAuth;
+use crate::auth::PAGE_CONTRIBUTIONS;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};

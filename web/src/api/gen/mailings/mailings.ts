@@ -25,6 +25,7 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AudienceOption,
   Created,
   EmailAnalytics,
   ErrorMessage,
@@ -933,7 +934,107 @@ export const useSendMailingToMyInbox = <TError = ErrorType<ErrorMessage>,
       > => {
       return useMutation(getSendMailingToMyInboxMutationOptions(options), queryClient);
     }
-    export const getListMailingsUrl = () => {
+    export const getListMailingAudiencesUrl = () => {
+
+
+
+
+  return `/api/crm-mailing/audiences`
+}
+
+/**
+ * @summary The lists and segments a mailing can go to or leave out.
+ */
+export const listMailingAudiences = async ( options?: Parameters<typeof customFetch>[1]): Promise<AudienceOption[]> => {
+
+  return customFetch<AudienceOption[]>(getListMailingAudiencesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListMailingAudiencesQueryKey = () => {
+    return [
+    `/api/crm-mailing/audiences`
+    ] as const;
+    }
+
+
+export const getListMailingAudiencesQueryOptions = <TData = Awaited<ReturnType<typeof listMailingAudiences>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMailingAudiencesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMailingAudiences>>> = ({ signal }) => listMailingAudiences({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMailingAudiencesQueryResult = NonNullable<Awaited<ReturnType<typeof listMailingAudiences>>>
+export type ListMailingAudiencesQueryError = ErrorType<ErrorMessage>
+
+
+export function useListMailingAudiences<TData = Awaited<ReturnType<typeof listMailingAudiences>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMailingAudiences>>,
+          TError,
+          Awaited<ReturnType<typeof listMailingAudiences>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMailingAudiences<TData = Awaited<ReturnType<typeof listMailingAudiences>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMailingAudiences>>,
+          TError,
+          Awaited<ReturnType<typeof listMailingAudiences>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMailingAudiences<TData = Awaited<ReturnType<typeof listMailingAudiences>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The lists and segments a mailing can go to or leave out.
+ */
+
+export function useListMailingAudiences<TData = Awaited<ReturnType<typeof listMailingAudiences>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMailingAudiences>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMailingAudiencesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListMailingsUrl = () => {
 
 
 
