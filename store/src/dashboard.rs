@@ -6,9 +6,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgConnection;
 
-const NET: &str =
-    "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)";
-const DONOR: &str = "coalesce(c.contact_id::text, 'e:' || c.email)";
+use crate::revenue::{DONOR, NET};
 
 /// Today, the month, the fiscal quarter and the fiscal year, each up to today (client zone).
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -57,9 +57,7 @@ pub struct Counts {
     pub unsubscribes: i64,
 }
 
-const NET: &str =
-    "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 \
-                   else c.amount end)";
+use crate::revenue::NET;
 
 /// Flights sent from `from` to `to` (client days, inclusive): their variant × segment rows, each flight's total
 /// and the range's total, newest flight first.

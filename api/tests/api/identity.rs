@@ -58,7 +58,11 @@ fn link(mail: &str, path: &str) -> (Url, std::collections::HashMap<String, Strin
     let start = mail
         .find(&format!("http://compass.example{path}"))
         .unwrap_or_else(|| panic!("no link to {path} in {mail}"));
-    let end = start + mail[start..].find(['"', '<', ' ', '\r', '\n']).unwrap();
+    // The text part writes a link as "text (url)": the closing parenthesis ends it too.
+    let end = start
+        + mail[start..]
+            .find(['"', '<', ' ', ')', '\r', '\n'])
+            .unwrap();
     let url = Url::parse(&mail[start..end].replace("&amp;", "&")).unwrap();
     let params = url.query_pairs().into_owned().collect();
     (url, params)

@@ -163,7 +163,8 @@ async fn semicolons_tabs_a_bom_and_windows_1252_are_all_read() {
     for (name, bytes) in [("bom.csv", bom), ("cp1252.csv", cp1252)] {
         let job = app
             .import(
-                "/api/crm-list/upload?name=Enc&createNewContacts=1",
+                // List names are unique per client: each file gets its own list.
+                &format!("/api/crm-list/upload?name={name}&createNewContacts=1"),
                 &session,
                 name,
                 bytes,

@@ -272,12 +272,25 @@ async fn issue_15_the_audience_fields_refuse_what_is_not_the_clients() {
         let answer: Value = response.json().await.unwrap();
         assert_eq!(answer["message"], message, "{body}");
     }
+    // Every client has the standard segments; the other client's own segment is not among them.
     let options = app.get_json("/api/crm-mailing/audiences", &session).await;
+    let options = options.as_array().unwrap();
     assert_eq!(
-        options,
-        json!([{ "kind": "list", "id": list, "name": "Everyone", "size": 1 }]),
+        options[0],
+        json!({ "kind": "list", "id": list, "name": "Everyone", "size": 1 })
+    );
+    assert_eq!(options.iter().filter(|o| o["kind"] == "list").count(), 1);
+    let standard: i64 =
+        sqlx::query_scalar("select count(*) from segments where standard is not null")
+            .fetch_one(&mut *app.tenancy.begin(&client).await.unwrap())
+            .await
+            .unwrap();
+    assert_eq!(
+        options.iter().filter(|o| o["kind"] == "segment").count() as i64,
+        standard,
         "another client's segment is not offered"
     );
+    assert!(options.iter().all(|o| o["name"] != "Theirs"));
 }
 
 #[tokio::test]

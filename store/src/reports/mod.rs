@@ -243,12 +243,8 @@ pub async fn build(
     })
 }
 
-/// The README's revenue rules, as SQL over the contributions alias `c` (the same text as the revenue pages').
-/// A line's share of net: a refunded gift keeps nothing; a negative line (a refund row) takes its amount away.
-pub(crate) const NET: &str =
-    "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)";
-/// The donor a line belongs to: its contact, or its e-mail when it has none.
-pub(crate) const DONOR: &str = "coalesce(c.contact_id::text, 'e:' || c.email)";
+/// The README's revenue rules, written once in `crate::revenue`.
+pub(crate) use crate::revenue::{DONOR, NET};
 /// Money out of SQL: a decimal string with two places.
 pub(crate) const MONEY: &str = "::numeric(20, 2)::text";
 
