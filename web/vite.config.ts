@@ -35,5 +35,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Typing into forms with userEvent is slow on a 2-core machine that is also running the api's tests; a test
+    // that is slow is not wrong.
+    testTimeout: 15_000,
   },
 });

@@ -97,13 +97,14 @@ pub async fn flights(
                     coalesce(g.gifts, 0) as gifts, coalesce(g.revenue, 0) as revenue
              from ro full join g on g.mailing_id = ro.mailing_id and g.variant = ro.variant
                                 and g.segment_id = ro.segment_id),
+         -- The grand total (the empty grouping set) exists even when no flight does: sums of nothing are 0.
          s as (
              select k.mailing_id, k.variant, k.segment_id,
-                    sum(k.recipients)::bigint as recipients, sum(k.delivered)::bigint as delivered,
-                    sum(k.bounces)::bigint as bounces, sum(k.human_opens)::bigint as human_opens,
-                    sum(k.machine_opens)::bigint as machine_opens, sum(k.clickers)::bigint as clickers,
-                    sum(k.clicks)::bigint as clicks, sum(k.unsubscribes)::bigint as unsubscribes,
-                    sum(k.gifts)::bigint as gifts, sum(k.revenue) as revenue
+                    coalesce(sum(k.recipients), 0)::bigint as recipients, coalesce(sum(k.delivered), 0)::bigint as delivered,
+                    coalesce(sum(k.bounces), 0)::bigint as bounces, coalesce(sum(k.human_opens), 0)::bigint as human_opens,
+                    coalesce(sum(k.machine_opens), 0)::bigint as machine_opens, coalesce(sum(k.clickers), 0)::bigint as clickers,
+                    coalesce(sum(k.clicks), 0)::bigint as clicks, coalesce(sum(k.unsubscribes), 0)::bigint as unsubscribes,
+                    coalesce(sum(k.gifts), 0)::bigint as gifts, coalesce(sum(k.revenue), 0) as revenue
              from k
              group by grouping sets ((k.mailing_id, k.variant, k.segment_id), (k.mailing_id), ()))
          select s.mailing_id, f.name, f.day, upper(s.variant) as variant, s.segment_id,

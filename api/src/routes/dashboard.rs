@@ -9,12 +9,15 @@ use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
-use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use store::dashboard as tiles;
 
 /// Bundled with the web app too (the map draws it without a request); from us-atlas (ISC), 2-decimal degrees.
 const US_STATES: &str = include_str!("../../../web/src/features/dashboard/us-states.json");
+/// Parsed once: the document declares the answer as JSON, so it is sent as a JSON value.
+static US_STATES_JSON: std::sync::LazyLock<serde_json::Value> =
+    std::sync::LazyLock::new(|| serde_json::from_str(US_STATES).unwrap_or(serde_json::Value::Null));
 
 pub struct DashboardApi;
 
@@ -142,7 +145,10 @@ pub struct Dashboard {
 #[derive(ApiResponse)]
 pub enum GeoJson {
     #[oai(status = 200, content_type = "application/geo+json")]
-    Ok(PlainText<String>, #[oai(header = "Cache-Control")] String),
+    Ok(
+        Json<serde_json::Value>,
+        #[oai(header = "Cache-Control")] String,
+    ),
 }
 
 #[OpenApi(tag = "ApiTags::Reports")]
@@ -275,7 +281,7 @@ impl DashboardApi {
     )]
     async fn us_states(&self, _auth: ClientAuth) -> Result<GeoJson, ApiError> {
         Ok(GeoJson::Ok(
-            PlainText(US_STATES.to_owned()),
+            Json(US_STATES_JSON.clone()),
             "private, max-age=86400".to_owned(),
         ))
     }

@@ -309,3 +309,27 @@ async fn issue_15_the_rollups_equal_a_full_recount() {
     assert_eq!(rollups, recount);
     assert_eq!(rollups.iter().map(|r| r.recipients).sum::<i64>(), 41);
 }
+
+/// Found by the fuzz step: a client without a single flight got 500 (the range's total summed nothing to null).
+#[tokio::test]
+async fn issue_15_a_range_without_flights_answers_a_zero_total() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let rows = app.get_json("/api/flights", &session).await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "only the range's total: {rows:?}");
+    assert_eq!(
+        (
+            &rows[0]["flightId"],
+            &rows[0]["recipients"],
+            &rows[0]["revenue"],
+            &rows[0]["rpm"]
+        ),
+        (&Value::Null, &json!(0), &json!("0.00"), &json!("0.00"))
+    );
+    for path in ["/api/flights/export/csv", "/api/flights/export/xlsx"] {
+        let answer = app.api(Method::GET, path, &session).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK, "{path}");
+    }
+}

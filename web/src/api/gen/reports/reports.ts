@@ -1040,9 +1040,9 @@ export const getGetUsStatesGeojsonUrl = () => {
 /**
  * @summary Selection data: the US states as GeoJSON (a FeatureCollection; each feature's `name` and `postal`).
  */
-export const getUsStatesGeojson = async ( options?: Parameters<typeof customFetch>[1]): Promise<string> => {
+export const getUsStatesGeojson = async ( options?: Parameters<typeof customFetch>[1]): Promise<unknown> => {
 
-  return customFetch<string>(getGetUsStatesGeojsonUrl(),
+  return customFetch<unknown>(getGetUsStatesGeojsonUrl(),
   {
     ...options,
     method: 'GET'
