@@ -192,17 +192,18 @@ describe('ContactImportForm', () => {
     );
     const picker = screen.getByLabelText('File');
     await waitFor(() => expect(picker).toBeEnabled());
-    const file = new File(['Mail;Given;VANID;Notes\nx@y.z;X;1;hi\n'], 'people.csv', { type: 'text/csv' });
+    // Headers no synonym matches ("Mail" and "Given" would be pre-mapped), so Email must be mapped by hand.
+    const file = new File(['Inbox;Called;VANID;Notes\nx@y.z;X;1;hi\n'], 'people.csv', { type: 'text/csv' });
     await userEvent.upload(picker, file);
 
-    const mail = await screen.findByRole('combobox', { name: 'Mail' });
+    const mail = await screen.findByRole('combobox', { name: 'Inbox' });
     expect(screen.getByRole('combobox', { name: 'VANID' })).toHaveValue('vanid');
     expect(screen.getByRole('alert')).toHaveTextContent('Map a column to Email');
     const submit = screen.getByRole('button', { name: 'Import' });
     expect(submit).toBeDisabled();
 
     await userEvent.selectOptions(mail, 'email');
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Given' }), 'first_name');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Called' }), 'first_name');
     await userEvent.type(screen.getByLabelText('Origin code'), 'Spring drive');
     expect(submit).toBeEnabled();
     await userEvent.click(submit);
@@ -212,7 +213,7 @@ describe('ContactImportForm', () => {
     expect(getTrackedJobs().map((j) => j.id)).toEqual([42]);
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     const body = post[1]!.body as FormData;
-    expect(JSON.parse(String(body.get('mapping')))).toEqual({ Mail: 'email', Given: 'first_name', VANID: 'vanid' });
+    expect(JSON.parse(String(body.get('mapping')))).toEqual({ Inbox: 'email', Called: 'first_name', VANID: 'vanid' });
     expect(body.get('originCode')).toBe('Spring drive');
     expect((body.get('file') as File).name).toBe('people.csv');
   });
