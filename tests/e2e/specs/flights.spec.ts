@@ -67,7 +67,7 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
 
   // Ada clicks her link (three seconds after delivery, as a person would).
   const raw = fs.readFileSync(mailFor(ADA)[0]!, 'latin1').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const click = /https?:\/\/[^"'\s<>]*\/api\/track\/click\/[^"'\s<>]*/.exec(raw)![0].replace(/&amp;/g, '&');
+  const click = /https?:\/\/[^"'\s<>()]*\/api\/track\/click\/[^"'\s<>()]*/.exec(raw)![0].replace(/&amp;/g, '&');
   await page.waitForTimeout(3_000);
   const clicked = await page.request.get(click, { maxRedirects: 0, headers: { 'User-Agent': BROWSER_UA } });
   expect(clicked.status()).toBe(302);

@@ -7,10 +7,32 @@ test('the system page edits the app settings, and the header follows', async ({ 
   const name = page.getByLabel('Client name');
   await expect(name).toHaveValue('Other Committee');
   await name.fill('Other Committee 2026');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Other Committee 2026', { exact: true }).first()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Client name')).toHaveValue('Other Committee 2026');
+});
+
+test('the system page sets how revenue is read and the ActBlue webhook credentials', async ({ page }) => {
+  await signIn(page, 'Other Committee');
+  await page.goto('/system');
+  const revenue = page.getByRole('form', { name: 'Revenue settings' });
+  await revenue.getByLabel('Fiscal year starts in').selectOption({ label: 'July' });
+  await revenue.getByLabel('Click attribution window (days)').fill('7');
+  await revenue.getByRole('button', { name: 'Save revenue settings' }).click();
+  await expect(page.getByText('Revenue settings saved')).toBeVisible();
+
+  const webhook = page.getByRole('form', { name: 'ActBlue webhook' });
+  await expect(webhook.getByLabel('Webhook address')).toHaveValue(/\/api\/webhooks\/actblue\/\w+$/);
+  await webhook.getByLabel('User name').fill('actblue-e2e');
+  await webhook.getByLabel('Password').fill('a-long-webhook-secret');
+  await webhook.getByRole('button', { name: 'Save webhook credentials' }).click();
+  await expect(page.getByText('Webhook credentials saved')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByLabel('Fiscal year starts in')).toHaveValue('7');
+  await expect(page.getByLabel('Click attribution window (days)')).toHaveValue('7');
+  await expect(page.getByText('On: ActBlue signs in as actblue-e2e.')).toBeVisible();
 });
 
 test('a background job shows its banner, then the finished dialog, and is listed on the jobs page', async ({ page }) => {

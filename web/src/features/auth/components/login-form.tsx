@@ -6,7 +6,6 @@ import { Link } from 'react-router';
 import { useGoogleLogin, useLogin } from '@/api/gen';
 import type { LoginResponse } from '@/api/gen/model';
 import { ApiError } from '@/lib/api-client';
-import { notifyError } from '@/lib/notifications';
 import { tokenHasScope } from '@/lib/session';
 import { useAuthClient } from '../hooks/use-auth-client';
 import { useCompleteLogin } from '../hooks/use-complete-login';
@@ -84,13 +83,11 @@ export function LoginForm() {
 
   const login = useLogin({
     mutation: {
-      // Without a client only universal users can sign in here: a client user is told where to go instead.
-      meta: { silent: !client },
+      // The error snackbar is the spec's ("Error 401: …"). Without a client only universal users can sign in
+      // here, so a refused sign-in also tells a client user where to go instead.
       onSuccess: (response) => handleOutcome(loginOutcome(response)),
       onError: (error) => {
-        if (client) return;
-        if (error instanceof ApiError && error.status === 401) setProblem(USE_ORGANISATION_LINK);
-        else notifyError(error);
+        if (!client && error instanceof ApiError && error.status === 401) setProblem(USE_ORGANISATION_LINK);
       },
     },
   });
