@@ -14,7 +14,7 @@ test('the system page edits the app settings, and the header follows', async ({ 
 });
 
 test('the system page sets how revenue is read and the ActBlue webhook credentials', async ({ page }) => {
-  await signIn(page, 'Other Committee');
+  await signIn(page);
   await page.goto('/system');
   const revenue = page.getByRole('form', { name: 'Revenue settings' });
   await revenue.getByLabel('Fiscal year starts in').selectOption({ label: 'July' });
@@ -33,6 +33,14 @@ test('the system page sets how revenue is read and the ActBlue webhook credentia
   await expect(page.getByLabel('Fiscal year starts in')).toHaveValue('7');
   await expect(page.getByLabel('Click attribution window (days)')).toHaveValue('7');
   await expect(page.getByText('On: ActBlue signs in as actblue-e2e.')).toBeVisible();
+
+  // Other specs read this client's figures by calendar year: put the defaults back, and turn the webhook off.
+  await page.getByLabel('Fiscal year starts in').selectOption({ label: 'January' });
+  await page.getByLabel('Click attribution window (days)').fill('3');
+  await page.getByRole('button', { name: 'Save revenue settings' }).click();
+  await expect(page.getByText('Revenue settings saved')).toBeVisible();
+  await page.getByRole('button', { name: 'Turn off' }).click();
+  await expect(page.getByText('Webhook turned off')).toBeVisible();
 });
 
 test('a background job shows its banner, then the finished dialog, and is listed on the jobs page', async ({ page }) => {
