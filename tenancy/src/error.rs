@@ -12,6 +12,12 @@ pub enum TenancyError {
     UnknownClient(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    #[error("tenant migration {0} is defined twice")]
+    DuplicateMigration(i64),
+    #[error("{0}")]
+    MigrationState(String),
+    #[error("migrations failed in {} schema(s): {}", .0.len(), .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    SchemasFailed(Vec<crate::SchemaFailure>),
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 }

@@ -4,20 +4,26 @@
 //! schema) or a [`PublicTx`] (the registry). Both set the search path with `set_config(…, true)`, which is local to
 //! the transaction, so a pooled connection never carries one tenant's path into the next request.
 
+mod cache;
 mod error;
 mod migrate;
 mod registry;
 mod short_name;
 mod tx;
 
+pub use cache::CLIENT_CACHE_TTL;
 pub use error::TenancyError;
+pub use migrate::{MigrationReport, SchemaFailure, PARALLEL_SCHEMAS};
 pub use registry::Client;
 pub use short_name::ClientShort;
 pub use tx::{PublicTx, TenantTx};
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::migrate::Migration;
 use sqlx::PgPool;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A lock held while it lives; dropping it closes its connection, which releases the lock.
@@ -30,6 +36,10 @@ pub struct ExclusiveLock {
 pub struct Tenancy {
     pool: PgPool,
     options: PgConnectOptions,
+    tenant_migrations: Arc<[Migration]>,
+    /// Set once every schema is known to hold `tenant_migrations`, so readiness checks stop asking.
+    migrations_current: Arc<AtomicBool>,
+    clients: Arc<cache::ClientCache>,
 }
 
 impl Tenancy {
@@ -41,7 +51,13 @@ impl Tenancy {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options.clone())
             .await?;
-        Ok(Self { pool, options })
+        Ok(Self {
+            pool,
+            options,
+            tenant_migrations: migrate::embedded_tenant_migrations().into(),
+            migrations_current: Arc::default(),
+            clients: Arc::default(),
+        })
     }
 
     /// A transaction in the given client's schema. The client must come from the registry.

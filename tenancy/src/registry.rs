@@ -1,3 +1,4 @@
+use crate::cache::ClientKey;
 use crate::{ClientShort, PublicTx, Tenancy, TenancyError};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,12 @@ impl Tenancy {
             return Err(TenancyError::InvalidClientName);
         }
         let schema = short.schema_name();
-        let mut tx = self.public().await?;
+        // Registry row, schema and migrations commit together: a failure leaves no client behind, and no other
+        // process sees (or migrates) the schema before it is complete.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("select set_config('search_path', 'public', true)")
+            .execute(&mut *tx)
+            .await?;
         let inserted = sqlx::query_as::<_, Client>(concat!(
             "insert into clients (short_name, name, schema_name) values ($1, $2, $3) ",
             "on conflict (short_name) do nothing returning ",
@@ -45,13 +51,15 @@ impl Tenancy {
         .await?;
         let client = inserted.ok_or_else(|| TenancyError::DuplicateClient(short.to_string()))?;
         // `schema` passed ClientShort's validation and matches the table's check: it is a plain identifier.
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "create schema if not exists {schema}"
-        )))
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("create schema {schema}")))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("select set_config('search_path', $1, true)")
+            .bind(format!("{schema}, extensions"))
+            .execute(&mut *tx)
+            .await?;
+        self.migrate_new_schema(&mut tx).await?;
         tx.commit().await?;
-        self.migrate_tenant(&client).await?;
         tracing::info!(client = %client.short_name, schema = %client.schema_name, "client created");
         Ok(client)
     }
@@ -86,15 +94,37 @@ impl Tenancy {
         .await?
         .ok_or_else(|| TenancyError::UnknownClient(id.to_string()))?;
         tx.commit().await?;
+        self.clients.forget(id);
+        Ok(client)
+    }
+
+    /// Enables or disables a client: a disabled client's requests and jobs are refused (by other processes
+    /// within [`crate::CLIENT_CACHE_TTL`]).
+    pub async fn set_client_enabled(&self, id: i64, enabled: bool) -> Result<Client, TenancyError> {
+        let mut tx = self.public().await?;
+        let client = sqlx::query_as::<_, Client>(concat!(
+            "update clients set enabled = $2 where id = $1 returning ",
+            client_columns!()
+        ))
+        .bind(id)
+        .bind(enabled)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| TenancyError::UnknownClient(id.to_string()))?;
+        tx.commit().await?;
+        self.clients.forget(id);
         Ok(client)
     }
 
     /// The enabled client with this id, if there is one.
     pub async fn enabled_client(&self, id: i64) -> Result<Option<Client>, TenancyError> {
+        if let Some(client) = self.clients.get(&ClientKey::Id(id)) {
+            return Ok(Some(client).filter(|c| c.enabled));
+        }
         let mut tx = self.public().await?;
         let client = find_client(&mut tx, "id = $1", id).await?;
         tx.commit().await?;
-        Ok(client.filter(|c| c.enabled))
+        Ok(self.remember(client))
     }
 
     /// The enabled client with this short name, if there is one.
@@ -102,10 +132,20 @@ impl Tenancy {
         &self,
         short: &str,
     ) -> Result<Option<Client>, TenancyError> {
+        if let Some(client) = self.clients.get(&ClientKey::Short(short.to_owned())) {
+            return Ok(Some(client).filter(|c| c.enabled));
+        }
         let mut tx = self.public().await?;
         let client = find_client(&mut tx, "short_name = $1", short).await?;
         tx.commit().await?;
-        Ok(client.filter(|c| c.enabled))
+        Ok(self.remember(client))
+    }
+
+    fn remember(&self, client: Option<Client>) -> Option<Client> {
+        if let Some(c) = &client {
+            self.clients.put(c);
+        }
+        client.filter(|c| c.enabled)
     }
 }
 
