@@ -66,7 +66,11 @@ impl From<tenancy::TenancyError> for ApiError {
             T::InvalidShortName(_) | T::InvalidClientName => Self::BadRequest(e.to_string()),
             T::DuplicateClient(_) => Self::Conflict(e.to_string()),
             T::UnknownClient(_) => Self::NotFound(e.to_string()),
-            T::Database(_) | T::Migrate(_) => Self::internal(e),
+            T::Database(_)
+            | T::Migrate(_)
+            | T::DuplicateMigration(_)
+            | T::MigrationState(_)
+            | T::SchemasFailed(_) => Self::internal(e),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The Compass HTTP server: the OpenAPI operations under `/api` and `/auth-api`, `/healthz`, and the built SPA,
+//! The Compass HTTP server: the OpenAPI operations under `/api` and `/auth-api`, `/healthz`, `/readyz`, `/metrics` and the built SPA,
 //! all on one port.
 
 pub mod accounts;
@@ -13,6 +13,7 @@ pub mod identity;
 pub mod input_guard;
 pub mod metrics;
 pub mod public;
+pub mod readiness;
 pub mod routes;
 pub mod sanitize;
 pub mod signups;

@@ -17,8 +17,16 @@ struct Cli {
 enum Command {
     /// Migrate every schema, then serve (the default).
     Serve(Settings),
-    /// Bring `public` and every client's schema up to date.
-    Migrate(Settings),
+    /// Bring `public` and every client's schema up to date (a few schemas at a time; a schema that fails is
+    /// named, the others are still migrated, and the command exits non-zero).
+    Migrate {
+        /// A folder of extra tenant migrations to apply with the built-in ones: a rehearsal or benchmark of a new
+        /// migration without a rebuild. Every later start must know them too.
+        #[arg(long, env = "TENANT_MIGRATIONS_EXTRA")]
+        extra_tenant_migrations: Option<PathBuf>,
+        #[command(flatten)]
+        settings: Settings,
+    },
     /// Manage clients.
     Clients {
         #[command(subcommand)]
@@ -109,9 +117,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .await?;
         }
-        Command::Migrate(settings) => {
-            connect(&settings).await?.migrate_all().await?;
-            println!("migrated");
+        Command::Migrate {
+            extra_tenant_migrations,
+            settings,
+        } => {
+            let mut tenancy = connect(&settings).await?;
+            if let Some(dir) = extra_tenant_migrations {
+                tenancy.add_tenant_migrations(&dir).await?;
+            }
+            let report = tenancy.migrate_all().await?;
+            println!(
+                "migrated: {} of {} client schemas had migrations pending",
+                report.migrated.len(),
+                report.schemas
+            );
         }
         Command::Clients { command } => match command {
             ClientsCommand::Create {
@@ -195,6 +214,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Enough connections for the migrations' parallel schemas.
 async fn connect(settings: &Settings) -> Result<Tenancy, tenancy::TenancyError> {
-    Tenancy::connect(&settings.database_url, 4).await
+    let connections = u32::try_from(tenancy::PARALLEL_SCHEMAS).unwrap_or(4) + 1;
+    Tenancy::connect(&settings.database_url, connections).await
 }

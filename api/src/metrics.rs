@@ -6,38 +6,17 @@
 //! `METRICS_TOKEN` is set, it answers only to `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); deploy
 //! with it set whenever the api's port is reachable from outside the scraping network.
 
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use poem::http::StatusCode;
 use poem::{handler, Endpoint, IntoResponse, Request, Response};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 const REQUESTS: &str = "compass_http_requests_total";
-const LATENCY: &str = "compass_http_request_duration_seconds";
-
-/// The process's recorder, installed on first use (one per process, however many apps a test starts).
-fn handle() -> Option<&'static PrometheusHandle> {
-    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
-    HANDLE
-        .get_or_init(|| {
-            PrometheusBuilder::new()
-                .set_buckets_for_metric(
-                    Matcher::Full(LATENCY.to_owned()),
-                    &[
-                        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
-                    ],
-                )
-                .ok()?
-                .install_recorder()
-                .map_err(|e| tracing::warn!(error = %e, "metrics recorder not installed"))
-                .ok()
-        })
-        .as_ref()
-}
+const LATENCY: &str = worker::metrics::HTTP_LATENCY;
 
 /// Installs the recorder; call once at start so the first request is counted too.
 pub fn install() {
-    let _ = handle();
+    let _ = worker::metrics::handle();
 }
 
 /// Counts one api request and its latency, by operation and status.
@@ -75,7 +54,7 @@ pub fn endpoint(req: &Request) -> Response {
             return StatusCode::UNAUTHORIZED.into_response();
         }
     }
-    let body = handle().map(PrometheusHandle::render).unwrap_or_default();
+    let body = worker::metrics::render();
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(body)

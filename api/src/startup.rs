@@ -9,6 +9,7 @@ use crate::identity::sms::{HttpGateway, LogGateway, SmsGateway};
 use crate::identity::totp::SecretBox;
 use crate::input_guard::InputGuard;
 use crate::public::PublicForms;
+use crate::readiness::{readyz, Readiness};
 use crate::signups::SignupWriter;
 use crate::state::{AppState, SharedState};
 use crate::{routes, Settings};
@@ -45,6 +46,7 @@ pub struct Application {
     port: u16,
     acceptor: TcpAcceptor,
     state: SharedState,
+    readiness: Arc<Readiness>,
     settings: Settings,
 }
 
@@ -120,6 +122,7 @@ impl Application {
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()
             .await?;
+        let readiness = Readiness::new(tenancy.clone(), &settings.redis_url)?;
         let port = acceptor
             .local_addr()
             .first()
@@ -129,6 +132,7 @@ impl Application {
             port,
             acceptor,
             state,
+            readiness,
             settings,
         })
     }
@@ -146,7 +150,7 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), std::io::Error> {
-        let app = app(self.state.clone(), &self.settings);
+        let app = app(self.state.clone(), self.readiness.clone(), &self.settings);
         tracing::info!(port = self.port, "api listening");
         // Form views are summed in memory and written twice a second, and once more on the way out.
         let state = self.state.clone();
@@ -169,7 +173,11 @@ impl Application {
 }
 
 /// The whole HTTP surface: OpenAPI operations, their document and docs page, and the SPA.
-pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
+pub fn app(
+    state: SharedState,
+    readiness: Arc<Readiness>,
+    settings: &Settings,
+) -> impl poem::Endpoint {
     let service = routes::service();
     let spec = service.spec_endpoint();
     let docs = service.swagger_ui();
@@ -212,6 +220,7 @@ pub fn app(state: SharedState, settings: &Settings) -> impl poem::Endpoint {
         .nest_no_strip("/auth-api", api.clone())
         .at("/healthz", api)
         .at("/metrics", poem::get(crate::metrics::endpoint))
+        .at("/readyz", poem::get(readyz).data(readiness))
         .nest("/", spa)
         .with(NormalizePath::new(TrailingSlash::Trim))
         .with(Tracing)

@@ -16,6 +16,9 @@ pub struct Event {
     pub at: chrono::DateTime<chrono::Utc>,
 }
 
+/// Open and click events received and not yet written (Prometheus gauge).
+const BUFFERED: &str = "compass_tracking_events_buffered";
+
 #[derive(Default)]
 pub struct EventBuffer {
     pending: Mutex<Vec<Event>>,
@@ -53,6 +56,7 @@ impl EventBuffer {
             .lock()
             .map_err(|_| ApiError::internal("event buffer poisoned"))?
             .push(event);
+        metrics::gauge!(BUFFERED).increment(1.0);
         Ok(())
     }
 
@@ -62,6 +66,7 @@ impl EventBuffer {
             Ok(mut pending) => std::mem::take(&mut *pending),
             Err(_) => return,
         };
+        metrics::gauge!(BUFFERED).decrement(events.len() as f64);
         let mut by_client: HashMap<i64, Vec<Event>> = HashMap::new();
         for e in events {
             by_client.entry(e.recipient.client_id).or_default().push(e);
@@ -70,6 +75,7 @@ impl EventBuffer {
             if let Err(e) = write(tenancy, client_id, &events).await {
                 tracing::warn!(client_id, error = %e, "tracking events not written; will retry");
                 if let Ok(mut pending) = self.pending.lock() {
+                    metrics::gauge!(BUFFERED).increment(events.len() as f64);
                     pending.extend(events);
                 }
             }

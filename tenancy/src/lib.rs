@@ -18,8 +18,8 @@ pub use registry::Client;
 pub use short_name::ClientShort;
 pub use tx::{PublicTx, TenantTx};
 
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::migrate::Migration;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;

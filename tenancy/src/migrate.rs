@@ -82,7 +82,10 @@ impl Tenancy {
     pub async fn add_tenant_migrations(&mut self, dir: &Path) -> Result<(), TenancyError> {
         let extra = Migrator::new(dir).await?;
         let mut all: Vec<Migration> = self.tenant_migrations.to_vec();
-        for m in extra.iter().filter(|m| !m.migration_type.is_down_migration()) {
+        for m in extra
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration())
+        {
             if all.iter().any(|known| known.version == m.version) {
                 return Err(TenancyError::DuplicateMigration(m.version));
             }
@@ -224,12 +227,11 @@ impl Tenancy {
     /// Exactly this build's migrations, applied cleanly, with the checksums they have now.
     fn is_current(&self, applied: &[(i64, Vec<u8>, bool)]) -> bool {
         applied.len() == self.tenant_migrations.len()
-            && applied
-                .iter()
-                .zip(self.tenant_migrations.iter())
-                .all(|((version, checksum, success), m)| {
+            && applied.iter().zip(self.tenant_migrations.iter()).all(
+                |((version, checksum, success), m)| {
                     *success && *version == m.version && checksum[..] == m.checksum[..]
-                })
+                },
+            )
     }
 
     /// Applies one schema's pending migrations in one transaction under the schema's own advisory lock.
@@ -341,11 +343,11 @@ impl Tenancy {
 /// Creates the schema's bookkeeping table if needed and reads it; the search path names the schema first.
 async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> {
     sqlx::raw_sql(ENSURE_TABLE).execute(&mut *conn).await?;
-    Ok(sqlx::query_as(
-        "select version, checksum, success from _sqlx_migrations order by version",
+    Ok(
+        sqlx::query_as("select version, checksum, success from _sqlx_migrations order by version")
+            .fetch_all(&mut *conn)
+            .await?,
     )
-    .fetch_all(&mut *conn)
-    .await?)
 }
 
 fn quote_ident(name: &str) -> String {

@@ -173,7 +173,12 @@ async fn two_migrators_on_the_same_schemas_apply_each_migration_once() {
     for c in &schemas {
         assert_eq!(scalar_in(&a, c, "select count(*) from marker").await, 1);
         assert_eq!(
-            scalar_in(&a, c, "select count(distinct version) from _sqlx_migrations").await,
+            scalar_in(
+                &a,
+                c,
+                "select count(distinct version) from _sqlx_migrations"
+            )
+            .await,
             versions
         );
         assert_eq!(
@@ -182,7 +187,12 @@ async fn two_migrators_on_the_same_schemas_apply_each_migration_once() {
         );
     }
     // Nothing is left: a third pass migrates nothing.
-    assert!(a.migrate_clients(&schemas).await.unwrap().migrated.is_empty());
+    assert!(a
+        .migrate_clients(&schemas)
+        .await
+        .unwrap()
+        .migrated
+        .is_empty());
     drop_schemas(&a, &schemas).await;
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -210,10 +220,20 @@ async fn a_broken_schema_is_reported_by_name_while_the_others_migrate() {
     };
     assert_eq!(failures.len(), 1);
     assert_eq!(failures[0].schema, broken.schema_name);
-    assert!(failures[0].error.contains("already exists"), "{}", failures[0].error);
+    assert!(
+        failures[0].error.contains("already exists"),
+        "{}",
+        failures[0].error
+    );
     assert!(err.to_string().contains(&broken.schema_name), "{err}");
-    for c in schemas.iter().filter(|c| c.schema_name != broken.schema_name) {
-        assert_eq!(scalar_in(&t, c, "select count(*) from app_settings").await, 1);
+    for c in schemas
+        .iter()
+        .filter(|c| c.schema_name != broken.schema_name)
+    {
+        assert_eq!(
+            scalar_in(&t, c, "select count(*) from app_settings").await,
+            1
+        );
     }
     // The broken schema got nothing half-way: its migrations and bookkeeping ran in one transaction.
     let tables: Vec<String> =
@@ -237,7 +257,9 @@ async fn a_disabled_client_is_refused_at_once_here_and_within_the_cache_lifetime
     here.set_client_enabled(client.id, false).await.unwrap();
     assert_eq!(here.enabled_client(client.id).await.unwrap(), None);
     assert_eq!(
-        here.enabled_client_by_short(&client.short_name).await.unwrap(),
+        here.enabled_client_by_short(&client.short_name)
+            .await
+            .unwrap(),
         None
     );
     // The other process still holds its copy, for at most the cache's lifetime.

@@ -8,6 +8,7 @@ mod error;
 pub mod import;
 mod kinds;
 pub mod mail;
+pub mod metrics;
 mod pool;
 mod queue;
 pub mod reconcile;
@@ -50,12 +51,18 @@ pub struct JobContext<'a> {
 /// After this many attempts a job that keeps failing is marked done and unsuccessful.
 pub const MAX_ATTEMPTS: i32 = 4;
 
-/// Structured JSON logs for the api and worker processes; `RUST_LOG` filters them (default `info`).
+/// Logs of the api and worker processes: JSON lines when `LOG_FORMAT=json`, plain text otherwise; `RUST_LOG`
+/// filters them (default `info`).
 pub fn init_tracing() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .json()
-        .init();
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    // JSON for log collectors; plain lines for a person reading a terminal or `.data/*.log`.
+    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .json()
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
 }

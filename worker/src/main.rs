@@ -46,6 +46,10 @@ struct Args {
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
     schedule_seconds: u64,
+    /// Address of the `/metrics` listener (Prometheus text: jobs by kind and outcome, queue depth, messages sent),
+    /// e.g. 127.0.0.1:9187; none when unset. It has no authentication: bind it to a private address.
+    #[arg(long, env = "WORKER_METRICS_ADDR")]
+    metrics_addr: Option<String>,
     /// Seconds a shutdown waits for running jobs.
     #[arg(long, env = "WORKER_SHUTDOWN_SECS", default_value_t = 30)]
     shutdown_secs: u64,
@@ -59,6 +63,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tenancy = Tenancy::connect(&args.database_url, pool_size).await?;
     tenancy.migrate_all().await?;
     let queue = JobQueue::connect(&args.redis_url, &args.queue).await?;
+    if let Some(addr) = &args.metrics_addr {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        tracing::info!(%addr, "worker metrics listening");
+        tokio::spawn(worker::metrics::serve(listener, queue.clone()));
+    }
     let services = std::sync::Arc::new(worker::Services {
         smtp: worker::mail::SmtpServer::from_url(&args.smtp_url)?,
         send_journal: args

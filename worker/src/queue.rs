@@ -20,6 +20,8 @@ pub struct JobMessage {
 #[derive(Clone)]
 pub struct JobQueue {
     storage: RedisStorage<JobMessage>,
+    /// The list of waiting messages and the set of those scheduled for a retry: the queue's depth.
+    depth_keys: (String, String),
     /// The same Redis, for reading what the queue holds (reconcile); redis-rs's manager reconnects by itself.
     conn: ConnectionManager,
     data_hash: String,
@@ -43,6 +45,7 @@ impl JobQueue {
             .missed_heartbeats(60);
         Self {
             data_hash: config.job_data_hash(),
+            depth_keys: (config.active_jobs_list(), config.scheduled_jobs_set()),
             storage: RedisStorage::new(conn.clone()).with_config(config),
             conn,
         }
@@ -61,6 +64,20 @@ impl JobQueue {
             .iter()
             .filter_map(|v| serde_json::from_slice::<JobMessage>(v).ok())
             .collect())
+    }
+
+    /// Messages waiting to run, retries included.
+    pub async fn depth(&self) -> Result<u64, JobError> {
+        let mut conn = self.conn.clone();
+        let (waiting, scheduled): (u64, u64) = redis::pipe()
+            .cmd("LLEN")
+            .arg(&self.depth_keys.0)
+            .cmd("ZCARD")
+            .arg(&self.depth_keys.1)
+            .query_async(&mut conn)
+            .await
+            .map_err(|e| JobError::Queue(e.to_string()))?;
+        Ok(waiting + scheduled)
     }
 
     pub(crate) fn storage(&self) -> RedisStorage<JobMessage> {

@@ -49,6 +49,7 @@ pub(crate) async fn execute(
 
     let span = tracing::info_span!("job", client = %client.short_name, job = message.job_id, %command, attempts);
     let _entered = span.enter();
+    let started = std::time::Instant::now();
     let outcome = match JobKind::from_row(&command, payload) {
         Ok(kind) => {
             let ctx = JobContext {
@@ -61,17 +62,21 @@ pub(crate) async fn execute(
         }
         Err(e) => Err(e),
     };
+    let finished = |outcome| crate::metrics::job_finished(&command, outcome, started.elapsed());
     match outcome {
         Ok(result) => {
+            finished("succeeded");
             tracing::info!(result = %result.message, "job succeeded");
             finish(tenancy, &client, message.job_id, Ok(result)).await
         }
         Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {
+            finished("retried");
             tracing::warn!(error = %e, "job failed; it will be retried");
             requeue(tenancy, &client, message.job_id, &e).await?;
             Err(e)
         }
         Err(e) => {
+            finished("failed");
             tracing::error!(error = %e, "job failed for good");
             finish(tenancy, &client, message.job_id, Err(e.to_string())).await
         }

@@ -214,6 +214,7 @@ struct SentLog {
 
 impl SentLog {
     fn push(&self, contact_id: i64) {
+        crate::metrics::message_sent();
         self.ids
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
