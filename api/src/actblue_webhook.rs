@@ -1,6 +1,10 @@
 //! ActBlue's contribution webhook. Each request waits on a channel; a few writer tasks take whatever has queued
 //! up and write it per client in one transaction (group commit, as form submissions are written), then answer
 //! every waiting request — so a 200 means the gift is on disk, and a burst costs a few transactions, not one each.
+//!
+//! ActBlue's refund webhook is the same body with `refundedAt` set on the contribution and its line items: it
+//! marks the known line refunded (or adds it already marked). Its cancellation webhook (`cancelledAt`: a
+//! recurring series stopped) refunds nothing, so its lines are written like any contribution's.
 
 use crate::error::ApiError;
 use domain::CodePattern;
@@ -53,6 +57,7 @@ pub struct Contribution {
     pub ab_test_name: Option<String>,
     #[serde(alias = "abTestVariation")]
     pub ab_variation: Option<String>,
+    pub refunded_at: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -62,6 +67,7 @@ pub struct LineItem {
     pub amount: serde_json::Value,
     pub paid_at: Option<String>,
     pub fee: Option<serde_json::Value>,
+    pub refunded_at: Option<String>,
 }
 
 fn text(v: &serde_json::Value) -> String {
@@ -86,6 +92,8 @@ struct Row {
     receipt_id: Option<String>,
     paid_abs: Option<String>,
     paid_local: Option<String>,
+    refunded_abs: Option<String>,
+    refunded_local: Option<String>,
     amount: String,
     fee: Option<String>,
     email: Option<String>,
@@ -124,6 +132,14 @@ fn rows(p: &Payload) -> Result<Vec<Row>, ApiError> {
             .filter(|n| *n >= 0)
             .unwrap_or(0)
     });
+    let set = |d: &Option<String>| {
+        d.as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .is_some()
+    };
+    // The contribution's refund date speaks for every line only when no line names its own.
+    let whole_refund = !p.lineitems.iter().any(|l| set(&l.refunded_at));
     p.lineitems
         .iter()
         .map(|l| {
@@ -131,7 +147,22 @@ fn rows(p: &Payload) -> Result<Vec<Row>, ApiError> {
             if line_item_id.is_empty() {
                 return Err(bad("A line item has no lineitemId"));
             }
+            let refunded = l
+                .refunded_at
+                .as_deref()
+                .or(c.refunded_at.as_deref().filter(|_| whole_refund))
+                .map(str::trim)
+                .filter(|d| !d.is_empty());
+            let (refunded_abs, refunded_local) = match refunded {
+                Some(d) => split_date(d).ok_or_else(|| bad("The refund's date is not a date"))?,
+                None => (None, None),
+            };
+            // A refund may state the amount as taken back; the ledger keeps the gift's own (positive) amount.
             let amount = parse_amount(&text(&l.amount))
+                .map(|a| match a.strip_prefix('-') {
+                    Some(positive) if refunded.is_some() => positive.to_owned(),
+                    _ => a,
+                })
                 .filter(|a| !a.starts_with('-'))
                 .ok_or_else(|| bad("A line item's amount is not an amount"))?;
             let fee = match l.fee.as_ref().map(text).filter(|f| !f.is_empty()) {
@@ -152,6 +183,8 @@ fn rows(p: &Payload) -> Result<Vec<Row>, ApiError> {
                 receipt_id: nonempty(&c.order_number),
                 paid_abs,
                 paid_local,
+                refunded_abs,
+                refunded_local,
                 amount,
                 fee,
                 email: p
@@ -178,10 +211,17 @@ fn rows(p: &Payload) -> Result<Vec<Row>, ApiError> {
         .collect()
 }
 
+/// What one webhook changed: line items written new, and line items it marked refunded (new ones included).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    pub new: i64,
+    pub refunded: i64,
+}
+
 struct Pending {
     client: Client,
     rows: Vec<Row>,
-    reply: oneshot::Sender<Result<i64, ApiError>>,
+    reply: oneshot::Sender<Result<Written, ApiError>>,
 }
 
 pub struct GiftWriter {
@@ -199,8 +239,9 @@ impl GiftWriter {
         Self { queue }
     }
 
-    /// Writes the payload's line items durably; answers how many were new (a replay writes none).
-    pub async fn submit(&self, client: Client, payload: &Payload) -> Result<i64, ApiError> {
+    /// Writes the payload's line items durably; answers how many were new and how many it marked refunded (a
+    /// replay does neither).
+    pub async fn submit(&self, client: Client, payload: &Payload) -> Result<Written, ApiError> {
         let rows = rows(payload)?;
         let (reply, answer) = oneshot::channel();
         self.queue
@@ -255,8 +296,8 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
     }
 }
 
-/// Writes one client's group in one transaction; returns how many new lines each webhook brought.
-async fn write_batch(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<i64>, ApiError> {
+/// Writes one client's group in one transaction; returns what each webhook changed.
+async fn write_batch(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<Written>, ApiError> {
     let Some(first) = items.first() else {
         return Ok(Vec::new());
     };
@@ -327,29 +368,36 @@ async fn write_batch(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<i64>, A
         .execute(&mut *tx)
         .await?;
     }
-    let inserted: Vec<i32> = sqlx::query_scalar(
+    let refunded_abs = col(|r| r.refunded_abs.clone());
+    let refunded_local = col(|r| r.refunded_local.clone());
+    let inserted: Vec<(i32, bool)> = sqlx::query_as(
         "insert into contributions (
              platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email, first_name, last_name,
              zip, state, phone, recurring_months, refcode, refcode2, source_code_id, fundraising_page,
-             ab_test_name, ab_variation, mobile, express_signup)
+             ab_test_name, ab_variation, mobile, express_signup, refunded_at)
          select distinct on (t.line_item_id)
                 'actblue', t.line_item_id, t.receipt_id,
                 coalesce(t.paid_abs::timestamptz,
                          t.paid_local::timestamp at time zone (select time_zone from app_settings limit 1)),
                 t.amount::numeric, t.fee::numeric, c.id, t.email, t.first_name, t.last_name, t.zip, t.state,
                 t.phone, t.months, t.refcode, t.refcode2, sc.id, t.page, t.ab_test_name, t.ab_variation,
-                t.mobile, t.express
+                t.mobile, t.express,
+                coalesce(t.refunded_abs::timestamptz,
+                         t.refunded_local::timestamp at time zone (select time_zone from app_settings limit 1))
          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                      $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[],
-                     $15::text[], $16::text[], $17::text[], $18::text[], $19::bool[], $20::bool[], $21::int[])
+                     $15::text[], $16::text[], $17::text[], $18::text[], $19::bool[], $20::bool[], $21::int[],
+                     $22::text[], $23::text[])
               as t (line_item_id, receipt_id, paid_abs, paid_local, amount, fee, email, first_name, last_name,
                     zip, state, phone, months, refcode, refcode2, page, ab_test_name, ab_variation, mobile,
-                    express, owner)
+                    express, owner, refunded_abs, refunded_local)
          left join contacts c on c.email = t.email
          left join source_codes sc on sc.code = t.refcode
-         order by t.line_item_id
+         -- A refund beats the paid webhook of the same line within one group.
+         order by t.line_item_id, (t.refunded_abs is null and t.refunded_local is null)
          on conflict (platform, line_item_id) do nothing
-         returning (select min(o) from unnest($1::text[], $21::int[]) as x (id, o) where x.id = line_item_id)",
+         returning (select min(o) from unnest($1::text[], $21::int[]) as x (id, o) where x.id = line_item_id),
+                   refunded_at is not null",
     )
     .bind(&ids)
     .bind(col(|r| r.receipt_id.clone()))
@@ -372,17 +420,44 @@ async fn write_batch(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<i64>, A
     .bind(&mobile)
     .bind(&express)
     .bind(&owner)
+    .bind(&refunded_abs)
+    .bind(&refunded_local)
+    .fetch_all(&mut *tx)
+    .await?;
+    // Known lines a refund webhook names are marked once; a line already refunded (or a replay) stays as it is.
+    let marked: Vec<i32> = sqlx::query_scalar(
+        "update contributions c
+         set refunded_at = coalesce(t.refunded_abs::timestamptz,
+                                    t.refunded_local::timestamp at time zone s.time_zone)
+         from unnest($1::text[], $2::int[], $3::text[], $4::text[])
+              as t (line_item_id, owner, refunded_abs, refunded_local)
+         cross join app_settings s
+         where c.platform = 'actblue' and c.line_item_id = t.line_item_id
+           and (t.refunded_abs is not null or t.refunded_local is not null)
+           and c.refunded_at is null and c.refund_id is null
+         returning t.owner",
+    )
+    .bind(&ids)
+    .bind(&owner)
+    .bind(&refunded_abs)
+    .bind(&refunded_local)
     .fetch_all(&mut *tx)
     .await?;
     attribute(&mut tx, window)
         .await
         .map_err(ApiError::internal)?;
     tx.commit().await?;
-    let mut new = vec![0i64; items.len()];
-    for o in inserted {
-        if let Some(n) = new.get_mut(o as usize) {
-            *n += 1;
+    let mut written = vec![Written::default(); items.len()];
+    for (o, refunded) in inserted {
+        if let Some(w) = written.get_mut(o as usize) {
+            w.new += 1;
+            w.refunded += i64::from(refunded);
         }
     }
-    Ok(new)
+    for o in marked {
+        if let Some(w) = written.get_mut(o as usize) {
+            w.refunded += 1;
+        }
+    }
+    Ok(written)
 }

@@ -1,10 +1,10 @@
 //! The dashboard: every tile in one request and one transaction (`store::dashboard`, one function per tile).
-//! A tile whose page the user may not open is left out (null); projection pacing and running experiments are
-//! slots their areas fill once their data exists. Also the US-states GeoJSON the map draws (selection data).
+//! A tile whose page the user may not open is left out (null); running experiments are a slot their area fills
+//! once its data exists. Also the US-states GeoJSON the map draws (selection data).
 
 use super::ApiTags;
 use crate::auth::ClientAuth;
-use crate::auth::{PAGE_CONTRIBUTIONS, PAGE_CONTRIBUTION_SOURCE_CODES};
+use crate::auth::{PAGE_CONTRIBUTIONS, PAGE_CONTRIBUTION_SOURCE_CODES, PAGE_PROJECTIONS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -100,11 +100,25 @@ pub struct DashboardAlert {
     pub link: String,
 }
 
-/// Slot: projection pacing (the projections area fills it).
+/// Revenue against the projection (`store::projections`): year and month to date, and the forecasts.
 #[derive(Debug, Object)]
 pub struct DashboardPacing {
+    /// The year's projection up to today.
     pub projected: String,
+    /// The year's net revenue up to today.
     pub actual: String,
+    #[oai(rename = "monthProjected")]
+    pub month_projected: String,
+    #[oai(rename = "monthActual")]
+    pub month_actual: String,
+    #[oai(rename = "endOfMonth")]
+    pub end_of_month: String,
+    #[oai(nullable, rename = "endOfMonthLow")]
+    pub end_of_month_low: Option<String>,
+    #[oai(nullable, rename = "endOfMonthHigh")]
+    pub end_of_month_high: Option<String>,
+    #[oai(rename = "endOfQuarter")]
+    pub end_of_quarter: String,
 }
 
 /// Slot: a running experiment (the experiments area fills it).
@@ -162,6 +176,7 @@ impl DashboardApi {
     ) -> Result<Json<Dashboard>, ApiError> {
         let may = |p: &str| auth.0.require(p).is_ok();
         let (revenue_ok, codes_ok) = (may(PAGE_CONTRIBUTIONS), may(PAGE_CONTRIBUTION_SOURCE_CODES));
+        let pacing_ok = may(PAGE_PROJECTIONS);
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (today, time_zone): (NaiveDate, String) =
             sqlx::query_as("select client_today(), time_zone from app_settings")
@@ -208,6 +223,11 @@ impl DashboardApi {
             None
         };
         let alerts = tiles::alerts(&mut tx).await?;
+        let pacing = if pacing_ok {
+            Some(store::projections::pacing_summary(&mut tx).await?)
+        } else {
+            None
+        };
         tx.commit().await?;
         Ok(Json(Dashboard {
             today,
@@ -268,7 +288,20 @@ impl DashboardApi {
                     link: a.link,
                 })
                 .collect(),
-            pacing: None,
+            pacing: pacing.map(|p| {
+                // The projection works in floats; the tile shows cents.
+                let money = |v: f64| format!("{v:.2}");
+                DashboardPacing {
+                    projected: money(p.projection_to_date),
+                    actual: money(p.actual_to_date),
+                    month_projected: money(p.month_projection_to_date),
+                    month_actual: money(p.month_to_date),
+                    end_of_month: money(p.end_of_month.value),
+                    end_of_month_low: p.end_of_month.low.map(money),
+                    end_of_month_high: p.end_of_month.high.map(money),
+                    end_of_quarter: money(p.end_of_quarter.value),
+                }
+            }),
             experiments: None,
         }))
     }

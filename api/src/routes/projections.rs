@@ -3,7 +3,7 @@
 //! `store::projections` (README "Projections").
 
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_PROJECTIONS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{Datelike, NaiveDate};
@@ -12,8 +12,6 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use store::projections::{self, Channel, Forecast};
-
-pub const PAGE_PROJECTIONS: &str = "pageProjections";
 
 pub struct ProjectionsApi;
 

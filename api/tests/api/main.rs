@@ -8,6 +8,8 @@ mod imports;
 
 mod contributions_import;
 
+mod actblue_refunds;
+
 mod auth;
 mod contacts_scale;
 mod conventions;

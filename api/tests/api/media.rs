@@ -316,6 +316,72 @@ async fn meta_and_google_exports_import_and_figures_equal_a_hand_computation() {
     assert_eq!(perf["total"]["spend"], json!("1200.00"));
     assert_eq!(perf["total"]["clicks"], json!(750));
 
+    // The Media ROAS report is the campaign table: same numbers on the page, in the CSV and in the XLSX.
+    let range = "from=2026-10-01&to=2026-10-02";
+    let report = app
+        .get_json(&format!("/api/reports/media-roas?{range}"), &session)
+        .await;
+    let cells: Vec<Vec<String>> = serde_json::from_value(report["rows"].clone()).unwrap();
+    let fall = cells.iter().find(|r| r[0] == "Fall Acquisition").unwrap();
+    let text = |v: &Value| {
+        v.as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| v.to_string())
+    };
+    let expected: Vec<String> = [
+        "spend",
+        "impressions",
+        "clicks",
+        "cpm",
+        "cpc",
+        "ctr",
+        "newContacts",
+        "cpl",
+        "newDonors",
+        "costPerDonor",
+        "revenue0",
+        "revenue30",
+        "revenue90",
+        "revenue365",
+        "roas0",
+        "roas30",
+        "roas90",
+        "roas365",
+    ]
+    .iter()
+    .map(|k| text(&c[*k]))
+    .collect();
+    assert_eq!(fall[2..], expected[..]);
+    assert_eq!(
+        (fall[2].as_str(), fall[17].as_str()),
+        (money(spend).as_str(), ratio(r30, spend).as_str())
+    );
+    let kinds: Vec<String> = report["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap().to_owned())
+        .collect();
+    for format in ["csv", "xlsx"] {
+        let response = app
+            .api(
+                Method::GET,
+                &format!("/api/reports/media-roas/file?format={format}&{range}"),
+                &session,
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let bytes = response.bytes().await.unwrap();
+        let read = if format == "csv" {
+            crate::reports::read_csv(&bytes)
+        } else {
+            crate::reports::read_xlsx(&bytes, &kinds)
+        };
+        assert_eq!(read, cells, "{format}");
+    }
+
     let series = app
         .get_json("/api/media/series?from=2026-10-01&to=2026-10-02", &session)
         .await;

@@ -109,7 +109,9 @@ async fn each_report_equals_its_hand_computation() {
             "sybunt",
             "source-codes",
             "mailings",
-            "acquisition"
+            "flights",
+            "acquisition",
+            "media-roas"
         ]
     );
 
@@ -317,6 +319,7 @@ pub fn read_xlsx(bytes: &[u8], kinds: &[String]) -> Vec<Vec<String>> {
                 .map(|(cell, kind)| match (cell, kind.as_str()) {
                     (Data::Float(n), "money") => format!("{n:.2}"),
                     (Data::Float(n), "rate") => format!("{n:.4}"),
+                    (Data::Float(n), "ratio") => format!("{n:.2}"),
                     (Data::Float(n), _) => format!("{n}"),
                     (Data::Int(n), _) => n.to_string(),
                     (Data::String(s), _) => s.clone(),

@@ -88,6 +88,7 @@ pub fn xlsx(table: &Table) -> Result<Vec<u8>, ReportError> {
     let bold = Style::new().set_bold();
     let money = Style::new().set_num_format("#,##0.00");
     let rate = Style::new().set_num_format("0.00%");
+    let ratio = Style::new().set_num_format("0.00");
     for (col, column) in (0u16..).zip(table.columns) {
         sheet
             .write_string_with_format(0, col, column.label, &bold)
@@ -101,6 +102,7 @@ pub fn xlsx(table: &Table) -> Result<Vec<u8>, ReportError> {
             match (column.kind, number) {
                 (ColumnKind::Money, Some(n)) => sheet.write_number_with_format(r, col, n, &money),
                 (ColumnKind::Rate, Some(n)) => sheet.write_number_with_format(r, col, n, &rate),
+                (ColumnKind::Ratio, Some(n)) => sheet.write_number_with_format(r, col, n, &ratio),
                 (ColumnKind::Integer, Some(n)) => sheet.write_number(r, col, n),
                 (ColumnKind::Text, _) => sheet.write_string(r, col, neutralise(cell)),
                 _ => sheet.write_string(r, col, cell),

@@ -3,14 +3,16 @@
 //! and the CSV and XLSX files made from that table (so the page, the download, the job and the scheduled e-mail
 //! show the same numbers). The README's "Reports" section defines every figure.
 //!
-//! Adding a report (media ROAS and flight performance come from their areas): a module here with `COLUMNS` and
-//! `rows`, a [`ReportKind`] variant, and its arms in `key`/`title`/`description`/`columns`/`build`. The page,
-//! the downloads, the job and the schedules pick it up from the catalog.
+//! Adding a report: a module here with `COLUMNS` and `rows` (media ROAS and flight performance read their
+//! areas' own store functions), a [`ReportKind`] variant, and its arms in `key`/`title`/`description`/`columns`/
+//! `build`. The page, the downloads, the job and the schedules pick it up from the catalog.
 
 mod acquisition;
 pub mod files;
+mod flights;
 mod lapsed;
 mod mailings;
+mod media_roas;
 mod monthly;
 pub mod schedules;
 mod source_codes;
@@ -46,17 +48,20 @@ pub enum ReportKind {
     SourceCodes,
     Mailings,
     Acquisition,
-    // Slot: MediaRoas (media area) and Flights (flights area) go here.
+    Flights,
+    MediaRoas,
 }
 
 impl ReportKind {
-    pub const ALL: [ReportKind; 6] = [
+    pub const ALL: [ReportKind; 8] = [
         Self::MonthlySummary,
         Self::Lybunt,
         Self::Sybunt,
         Self::SourceCodes,
         Self::Mailings,
+        Self::Flights,
         Self::Acquisition,
+        Self::MediaRoas,
     ];
 
     pub fn key(self) -> &'static str {
@@ -67,6 +72,8 @@ impl ReportKind {
             Self::SourceCodes => "source-codes",
             Self::Mailings => "mailings",
             Self::Acquisition => "acquisition",
+            Self::Flights => "flights",
+            Self::MediaRoas => "media-roas",
         }
     }
 
@@ -85,6 +92,8 @@ impl ReportKind {
             Self::SourceCodes => "Source-code performance",
             Self::Mailings => "Mailing performance",
             Self::Acquisition => "Acquisition by origin code",
+            Self::Flights => "Flight performance",
+            Self::MediaRoas => "Media ROAS",
         }
     }
 
@@ -100,6 +109,10 @@ impl ReportKind {
             Self::SourceCodes => "Gifts, donors and money per source code with gifts in the range.",
             Self::Mailings => "Delivery, engagement and revenue of the mailings sent in the range.",
             Self::Acquisition => "Contacts acquired in the range per origin code, and what they gave.",
+            Self::Flights => "Every send in the range with its variants and segments: delivery, engagement and revenue.",
+            Self::MediaRoas => {
+                "Spend, cost per lead and donor, and revenue and ROAS after the touch, per ad campaign."
+            }
         }
     }
 
@@ -115,12 +128,15 @@ impl ReportKind {
             Self::SourceCodes => source_codes::COLUMNS,
             Self::Mailings => mailings::COLUMNS,
             Self::Acquisition => acquisition::COLUMNS,
+            Self::Flights => flights::COLUMNS,
+            Self::MediaRoas => media_roas::COLUMNS,
         }
     }
 }
 
 /// How a column's cells read: every cell is a string; money is a decimal string with two places, a rate a
-/// fraction with four (0.1234 = 12.34 %), a date `YYYY-MM-DD`.
+/// fraction with four (0.1234 = 12.34 %), a ratio a decimal with two (ROAS 2.50 = 2.50 dollars back per dollar
+/// spent), a date `YYYY-MM-DD`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ColumnKind {
@@ -128,6 +144,7 @@ pub enum ColumnKind {
     Integer,
     Money,
     Rate,
+    Ratio,
     Date,
 }
 
@@ -224,6 +241,8 @@ pub async fn build(
                 ReportKind::MonthlySummary => monthly::rows(conn, range).await?,
                 ReportKind::SourceCodes => source_codes::rows(conn, range).await?,
                 ReportKind::Mailings => mailings::rows(conn, range).await?,
+                ReportKind::Flights => flights::rows(conn, range).await?,
+                ReportKind::MediaRoas => media_roas::rows(conn, range).await?,
                 _ => acquisition::rows(conn, range).await?,
             };
             let total = rows.len() as i64;

@@ -47,6 +47,9 @@ pub struct WebhookReceipt {
     /// Line items written by this call (0 for a replay).
     #[oai(rename = "newLineItems")]
     pub new_line_items: i64,
+    /// Line items this call marked refunded, new ones included (0 for a replay).
+    #[oai(rename = "refundedLineItems")]
+    pub refunded_line_items: i64,
 }
 
 #[derive(ApiResponse)]
@@ -207,9 +210,10 @@ impl ContributionImportsApi {
         };
         let payload: crate::actblue_webhook::Payload = serde_json::from_value(body.0)
             .map_err(|e| ApiError::BadRequest(format!("Not an ActBlue contribution: {e}")))?;
-        let new_line_items = state.gifts.submit(client, &payload).await?;
+        let written = state.gifts.submit(client, &payload).await?;
         Ok(WebhookAnswer::Written(Json(WebhookReceipt {
-            new_line_items,
+            new_line_items: written.new,
+            refunded_line_items: written.refunded,
         })))
     }
 

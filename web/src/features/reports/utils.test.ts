@@ -5,6 +5,7 @@ describe('report cells', () => {
   it('format by column kind', () => {
     expect(formatCell('money', '25000.00')).toBe('$25,000.00');
     expect(formatCell('rate', '0.3333')).toBe('33.33%');
+    expect(formatCell('ratio', '1.4')).toBe('1.40');
     expect(formatCell('integer', '1234')).toBe((1234).toLocaleString());
     expect(formatCell('text', '=cmd')).toBe('=cmd');
     expect(formatCell('money', '')).toBe('');

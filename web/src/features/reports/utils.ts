@@ -17,6 +17,10 @@ export function formatCell(kind: string, value: string): string {
       const n = Number(value);
       return Number.isFinite(n) ? `${(n * 100).toFixed(2)}%` : value;
     }
+    case 'ratio': {
+      const n = Number(value);
+      return Number.isFinite(n) ? n.toFixed(2) : value;
+    }
     case 'date':
       return formatIsoDate(value);
     default:

@@ -7,9 +7,19 @@
  */
 
 /**
- * Slot: projection pacing (the projections area fills it).
+ * Revenue against the projection (`store::projections`): year and month to date, and the forecasts.
  */
 export interface DashboardPacing {
+  /** The year's projection up to today. */
   projected: string;
+  /** The year's net revenue up to today. */
   actual: string;
+  monthProjected: string;
+  monthActual: string;
+  endOfMonth: string;
+  /** @nullable */
+  endOfMonthLow?: string | null;
+  /** @nullable */
+  endOfMonthHigh?: string | null;
+  endOfQuarter: string;
 }

@@ -12,4 +12,6 @@
 export interface WebhookReceipt {
   /** Line items written by this call (0 for a replay). */
   newLineItems: number;
+  /** Line items this call marked refunded, new ones included (0 for a replay). */
+  refundedLineItems: number;
 }

@@ -50,7 +50,7 @@ function ReportView({ report, range }: { report: ReportTable; range: DateRange }
       setBusy(false);
     }
   };
-  const numeric = (kind: string) => kind === 'money' || kind === 'integer' || kind === 'rate';
+  const numeric = (kind: string) => kind === 'money' || kind === 'integer' || kind === 'rate' || kind === 'ratio';
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
