@@ -208,6 +208,18 @@ impl DashboardApi {
             None
         };
         let alerts = tiles::alerts(&mut tx).await?;
+        // Running experiments, for those who may open their page; none is the tile's empty slot.
+        let experiments = if may("pagePerformance") {
+            let running = store::experiments::running(&mut tx).await?;
+            (!running.is_empty()).then(|| {
+                running
+                    .into_iter()
+                    .map(|(id, name)| DashboardExperiment { id, name })
+                    .collect()
+            })
+        } else {
+            None
+        };
         tx.commit().await?;
         Ok(Json(Dashboard {
             today,
@@ -269,7 +281,7 @@ impl DashboardApi {
                 })
                 .collect(),
             pacing: None,
-            experiments: None,
+            experiments,
         }))
     }
 

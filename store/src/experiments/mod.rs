@@ -7,7 +7,10 @@
 //! mailing's own send (resumable, journalled) of the recipients it did not reach yet, so nobody gets two messages.
 
 pub mod figures;
+mod lifecycle;
 pub mod stats;
+
+pub use lifecycle::{advance, begin_winner_send, decide_next, start};
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -100,7 +103,7 @@ pub struct NewExperiment {
 }
 
 /// The mailing's variant letters, or why it cannot be tested: gone, already sent, or with one version only.
-async fn testable_mailing(
+pub(crate) async fn testable_mailing(
     conn: &mut PgConnection,
     mailing_id: i64,
 ) -> Result<Vec<String>, ExperimentError> {
@@ -143,21 +146,37 @@ fn check(new: &NewExperiment) -> Result<(), ExperimentError> {
     if !METRICS.contains(&new.metric.as_str()) {
         return bad("Unknown metric");
     }
-    if !(new.test_fraction >= 0.01 && new.test_fraction <= 0.9) {
-        return bad("The test fraction must be between 1% and 90%");
-    }
     if !(0..=720).contains(&new.wait_hours) {
         return bad("The wait must be 0 to 720 hours");
     }
-    if !(new.baseline_rate > 0.0 && new.baseline_rate < 1.0) {
+    check_plan(
+        new.test_fraction,
+        new.baseline_rate,
+        new.expected_lift,
+        new.alpha,
+        new.power,
+    )
+}
+
+/// Checks the numbers of a planned test.
+pub fn check_plan(
+    test_fraction: f64,
+    baseline_rate: f64,
+    expected_lift: f64,
+    alpha: f64,
+    power: f64,
+) -> Result<(), ExperimentError> {
+    let bad = |m: &str| Err(ExperimentError::Invalid(m.to_owned()));
+    if !(0.01..=0.9).contains(&test_fraction) {
+        return bad("The test fraction must be between 1% and 90%");
+    }
+    if !(baseline_rate > 0.0 && baseline_rate < 1.0) {
         return bad("The baseline rate must be between 0 and 100%");
     }
-    if !(new.expected_lift > 0.0 && new.expected_lift <= 10.0)
-        || new.baseline_rate * (1.0 + new.expected_lift) >= 1.0
-    {
+    if !(expected_lift > 0.0 && expected_lift <= 10.0) || baseline_rate * (1.0 + expected_lift) >= 1.0 {
         return bad("The expected lift must be above 0 and keep the rate below 100%");
     }
-    if !(new.alpha > 0.0 && new.alpha < 0.5) || !(new.power >= 0.5 && new.power < 1.0) {
+    if !(alpha > 0.0 && alpha < 0.5) || !(0.5..1.0).contains(&power) {
         return bad("Significance must be below 0.5 and power between 0.5 and 1");
     }
     Ok(())
@@ -257,170 +276,6 @@ pub async fn sample_size(
     })
 }
 
-/// Starts the test: draws the cells, writes them as the mailing's recipients and marks the mailing as being
-/// sent. The caller queues the mailing's send in the same transaction. Answers the mailing's id.
-pub async fn start(conn: &mut PgConnection, id: i64) -> Result<i64, ExperimentError> {
-    let x = get(conn, id).await?;
-    if x.status != "draft" {
-        return Err(ExperimentError::Conflict(
-            "The experiment has already started".to_owned(),
-        ));
-    }
-    let letters = testable_mailing(conn, x.mailing_id).await?;
-    let cells: Vec<(String, i64)> = sqlx::query_as(
-        "with c as (insert into experiment_cells (experiment_id, contact_id, variant)
-                    select $1, contact_id, variant from experiment_test_cells($2, $3::numeric)
-                    returning variant)
-         select variant, count(*) from c group by 1",
-    )
-    .bind(id)
-    .bind(x.mailing_id)
-    .bind(x.test_fraction)
-    .fetch_all(&mut *conn)
-    .await?;
-    if cells.len() < letters.len() {
-        return Err(ExperimentError::Invalid(
-            "The test would leave a variant without recipients: the audience is too small".to_owned(),
-        ));
-    }
-    // The mailing's send finds its recipients written and mails only them: the test cells.
-    sqlx::query(
-        "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
-         select $2, c.id, c.email, c.first_name, x.variant,
-                coalesce((select m.segment_id from mailings m where m.id = $2), 0)
-         from experiment_cells x join contacts c on c.id = x.contact_id
-         where x.experiment_id = $1",
-    )
-    .bind(id)
-    .bind(x.mailing_id)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "update mailings set is_draft = false, send_time = least(coalesce(send_time, now()), now()),
-                send_attempt = now(), delivery = 'sending', delivery_message = null
-         where id = $1",
-    )
-    .bind(x.mailing_id)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("update experiments set status = 'testing', started_at = now() where id = $1")
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(x.mailing_id)
-}
-
-/// Moves experiments on as their sends finish: `testing` → `waiting` once the test cells are sent,
-/// `winner_sending` → `finished` once the remainder is.
-pub async fn advance(conn: &mut PgConnection) -> Result<u64, sqlx::Error> {
-    let moved = sqlx::query(
-        "update experiments x
-         set status = case x.status when 'testing' then 'waiting' else 'finished' end,
-             finished_at = case x.status when 'testing' then null else now() end
-         from mailings m
-         where m.id = x.mailing_id and m.delivery = 'done' and x.status in ('testing', 'winner_sending')",
-    )
-    .execute(conn)
-    .await?;
-    Ok(moved.rows_affected())
-}
-
-/// Claims one experiment whose wait is over, judges it and stores the decision; answers its id and whether
-/// its winner is to be sent now (auto-send with a winner). Runs in the caller's transaction: two workers never
-/// judge the same experiment.
-pub async fn decide_next(conn: &mut PgConnection) -> Result<Option<(i64, bool)>, sqlx::Error> {
-    let due: Option<(i64, i64, String, f64, bool)> = sqlx::query_as(
-        "select id, mailing_id, metric, alpha, auto_send from experiments
-         where status = 'waiting' and started_at + make_interval(hours => wait_hours) <= now()
-         order by id limit 1 for update skip locked",
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some((id, mailing_id, metric, alpha, auto_send)) = due else {
-        return Ok(None);
-    };
-    let cells = figures::test_figures(conn, id, mailing_id).await?;
-    let decision = figures::judge(&metric, &cells, alpha);
-    let winner = decision.as_ref().and_then(|d| d.winner.clone());
-    sqlx::query(
-        "update experiments set status = $2, decided_at = now(), winner = $3, result = $4 where id = $1",
-    )
-    .bind(id)
-    .bind(if winner.is_some() { "decided" } else { "no_difference" })
-    .bind(&winner)
-    .bind(decision.map(|d| serde_json::to_value(d).unwrap_or_default()))
-    .execute(&mut *conn)
-    .await?;
-    Ok(Some((id, auto_send && winner.is_some())))
-}
-
-/// Starts the winner send: the mailing's audience not yet mailed gets the winning variant (or, after no
-/// significant difference, the one a person chose). The caller queues the mailing's send in the same
-/// transaction. Answers the mailing's id.
-pub async fn begin_winner_send(
-    conn: &mut PgConnection,
-    id: i64,
-    chosen: Option<&str>,
-) -> Result<i64, ExperimentError> {
-    let x = get(conn, id).await?;
-    let letter = match (x.status.as_str(), &x.winner, chosen) {
-        ("decided", Some(w), None) => w.clone(),
-        ("decided", Some(w), Some(c)) if c == w => w.clone(),
-        ("decided", _, Some(_)) => {
-            return Err(ExperimentError::Invalid(
-                "The test picked another variant".to_owned(),
-            ))
-        }
-        ("no_difference", _, Some(c)) => c.to_owned(),
-        ("no_difference", _, None) => {
-            return Err(ExperimentError::Invalid(
-                "No variant won: choose the one to send".to_owned(),
-            ))
-        }
-        _ => {
-            return Err(ExperimentError::Conflict(
-                "The experiment is not waiting for its winner to be sent".to_owned(),
-            ))
-        }
-    };
-    let known: bool = sqlx::query_scalar(
-        "select $2 = 'a' or exists (select 1 from mailing_variants where mailing_id = $1 and letter = $2)",
-    )
-    .bind(x.mailing_id)
-    .bind(&letter)
-    .fetch_one(&mut *conn)
-    .await?;
-    if !known {
-        return Err(ExperimentError::Invalid("Unknown variant".to_owned()));
-    }
-    // Everyone the mailing reaches now who has no recipient row yet: the test cells already have theirs, so
-    // nobody is written (or mailed) twice.
-    sqlx::query(
-        "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
-         select $1, c.id, c.email, c.first_name, $2,
-                coalesce((select m.segment_id from mailings m where m.id = $1), 0)
-         from mailing_audience($1) a join contacts c on c.id = a.contact_id
-         where not exists (select 1 from mailing_recipients r where r.mailing_id = $1 and r.contact_id = a.contact_id)
-         on conflict (mailing_id, contact_id) do nothing",
-    )
-    .bind(x.mailing_id)
-    .bind(&letter)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("update mailings set delivery = 'sending', delivery_message = null where id = $1")
-        .bind(x.mailing_id)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
-        "update experiments set status = 'winner_sending', winner = $2, winner_sent_at = now() where id = $1",
-    )
-    .bind(id)
-    .bind(&letter)
-    .execute(&mut *conn)
-    .await?;
-    Ok(x.mailing_id)
-}
-
 /// Selection data: experiment names, newest first.
 pub async fn names(conn: &mut PgConnection) -> Result<Vec<(i64, String)>, sqlx::Error> {
     sqlx::query_as("select id, name from experiments order by created desc, id desc")
@@ -436,4 +291,35 @@ pub async fn running(conn: &mut PgConnection) -> Result<Vec<(i64, String)>, sqlx
     )
     .fetch_all(conn)
     .await
+}
+
+/// Mailings an experiment can test: not sent, with at least two variants, without an experiment yet.
+pub async fn candidate_mailings(conn: &mut PgConnection) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "select m.id, m.name, 1 + count(v.letter) as variants
+         from mailings m join mailing_variants v on v.mailing_id = m.id
+         where m.send_attempt is null and not exists (select 1 from experiments x where x.mailing_id = m.id)
+         group by m.id, m.name order by m.id desc",
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// The sample-size check of the cells as drawn (the smallest cell counts); none before they are.
+pub fn drawn_sample_size(cells: &[figures::Figures], x: &Experiment) -> Option<SampleSize> {
+    let per_cell = cells.iter().map(|c| c.recipients).min()?;
+    let test: i64 = cells.iter().map(|c| c.recipients).sum();
+    let needed = stats::sample_size_per_arm(
+        x.baseline_rate,
+        x.baseline_rate * (1.0 + x.expected_lift),
+        x.alpha,
+        x.power,
+    );
+    Some(SampleSize {
+        audience: (test as f64 / x.test_fraction).round() as i64,
+        variants: cells.len() as i64,
+        per_cell,
+        needed_per_cell: needed,
+        enough: needed.is_some_and(|n| per_cell >= 0 && per_cell as u64 >= n),
+    })
 }
