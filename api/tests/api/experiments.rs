@@ -70,7 +70,14 @@ async fn wait_sent(app: &TestApp, session: &Session, mailing: i64) {
 }
 
 /// Human opens by the first `count` contacts of the cell of `variant`.
-async fn opens(app: &TestApp, client: &tenancy::Client, experiment: i64, mailing: i64, variant: &str, count: i64) {
+async fn opens(
+    app: &TestApp,
+    client: &tenancy::Client,
+    experiment: i64,
+    mailing: i64,
+    variant: &str,
+    count: i64,
+) {
     let mut tx = app.tenancy.begin(client).await.unwrap();
     sqlx::query(
         "insert into mailing_events (mailing_id, contact_id, kind, machine)
@@ -127,14 +134,24 @@ async fn issue_15_the_test_cells_are_deterministic_for_a_seed_and_even_within_on
     let id = mailing(&app, &client, &session, 101).await;
     let mut tx = app.tenancy.begin(&client).await.unwrap();
     // A third variant: 20 of 101 in the test (round(20.2)), dealt 7, 7, 6.
-    sqlx::query("insert into mailing_variants (mailing_id, letter, subject_line) values ($1, 'c', 'Third')")
+    sqlx::query(
+        "insert into mailing_variants (mailing_id, letter, subject_line) values ($1, 'c', 'Third')",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    let draw = "select contact_id, variant from experiment_test_cells($1, 0.2) order by contact_id";
+    let first: Vec<(i64, String)> = sqlx::query_as(draw)
         .bind(id)
-        .execute(&mut *tx)
+        .fetch_all(&mut *tx)
         .await
         .unwrap();
-    let draw = "select contact_id, variant from experiment_test_cells($1, 0.2) order by contact_id";
-    let first: Vec<(i64, String)> = sqlx::query_as(draw).bind(id).fetch_all(&mut *tx).await.unwrap();
-    let again: Vec<(i64, String)> = sqlx::query_as(draw).bind(id).fetch_all(&mut *tx).await.unwrap();
+    let again: Vec<(i64, String)> = sqlx::query_as(draw)
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
     assert_eq!(first, again);
     assert_eq!(first.len(), 20);
     let count = |v: &str| first.iter().filter(|c| c.1 == v).count();
@@ -147,7 +164,11 @@ async fn issue_15_the_test_cells_are_deterministic_for_a_seed_and_even_within_on
         .execute(&mut *tx)
         .await
         .unwrap();
-    let other: Vec<(i64, String)> = sqlx::query_as(draw).bind(id).fetch_all(&mut *tx).await.unwrap();
+    let other: Vec<(i64, String)> = sqlx::query_as(draw)
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
     assert_eq!(other.len(), 20);
     assert_ne!(other, first);
     tx.commit().await.unwrap();
@@ -186,7 +207,13 @@ async fn issue_15_the_winner_goes_to_the_rest_only_and_nobody_twice() {
     assert_eq!(x["sampleSize"]["perCell"], 50);
     assert_eq!(x["sampleSize"]["enough"], false);
 
-    let (status, x) = post(&app, &session, &format!("/api/experiments/{xid}/start"), json!({})).await;
+    let (status, x) = post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/start"),
+        json!({}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{x}");
     assert_eq!(x["status"], "testing");
     wait_sent(&app, &session, id).await;
@@ -207,22 +234,49 @@ async fn issue_15_the_winner_goes_to_the_rest_only_and_nobody_twice() {
     assert_eq!(distinct.len(), 200, "someone was mailed twice");
     let tested: HashSet<&String> = test.iter().map(|m| &m.0).collect();
     let rest = &all[100..];
-    assert!(rest.iter().all(|m| !tested.contains(&m.0) && m.1 == "Other"));
+    assert!(rest
+        .iter()
+        .all(|m| !tested.contains(&m.0) && m.1 == "Other"));
 
-    let x = app.get_json(&format!("/api/experiments/{xid}"), &session).await;
+    let x = app
+        .get_json(&format!("/api/experiments/{xid}"), &session)
+        .await;
     assert_eq!(x["status"], "finished");
     assert_eq!(x["winner"], "B");
     let r = &x["result"];
-    assert_eq!((r["best"].as_str(), r["runnerUp"].as_str()), (Some("B"), Some("A")));
-    assert!((r["pValue"].as_f64().unwrap() - 1.973_175_290_075_389_2e-9).abs() < 1e-15, "{r}");
+    assert_eq!(
+        (r["best"].as_str(), r["runnerUp"].as_str()),
+        (Some("B"), Some("A"))
+    );
+    assert!(
+        (r["pValue"].as_f64().unwrap() - 1.973_175_290_075_389_2e-9).abs() < 1e-15,
+        "{r}"
+    );
     assert!((r["statistic"].as_f64().unwrap() - 6.0).abs() < 1e-9);
     assert!((r["difference"].as_f64().unwrap() - 0.6).abs() < 1e-12);
     assert!((r["ciLow"].as_f64().unwrap() - 0.443_202_881_236_795_74).abs() < 1e-9);
     assert!((r["ciHigh"].as_f64().unwrap() - 0.756_797_118_763_204_4).abs() < 1e-9);
-    assert_eq!(r["summary"], "B wins: open rate 80.00% against 20.00% for A (p = 0.0000).");
+    assert_eq!(
+        r["summary"],
+        "B wins: open rate 80.00% against 20.00% for A (p = 0.0000)."
+    );
     let v = &x["variants"];
-    assert_eq!((v[0]["variant"].as_str(), v[0]["delivered"].as_i64(), v[0]["opens"].as_i64()), (Some("A"), Some(50), Some(10)));
-    assert_eq!((v[1]["variant"].as_str(), v[1]["delivered"].as_i64(), v[1]["opens"].as_i64()), (Some("B"), Some(50), Some(40)));
+    assert_eq!(
+        (
+            v[0]["variant"].as_str(),
+            v[0]["delivered"].as_i64(),
+            v[0]["opens"].as_i64()
+        ),
+        (Some("A"), Some(50), Some(10))
+    );
+    assert_eq!(
+        (
+            v[1]["variant"].as_str(),
+            v[1]["delivered"].as_i64(),
+            v[1]["opens"].as_i64()
+        ),
+        (Some("B"), Some(50), Some(40))
+    );
     assert_eq!(x["winnerSend"]["recipients"], 100);
     assert_eq!(x["winnerSend"]["delivered"], 100);
     assert_eq!(x["winnerSend"]["variant"], "B");
@@ -245,13 +299,21 @@ async fn issue_15_a_held_experiment_waits_for_send_winner() {
     let id = mailing(&app, &client, &session, 80).await;
     let (_, x) = post(&app, &session, "/api/experiments", experiment(id, false)).await;
     let xid = x["id"].as_i64().unwrap();
-    post(&app, &session, &format!("/api/experiments/{xid}/start"), json!({})).await;
+    post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/start"),
+        json!({}),
+    )
+    .await;
     wait_sent(&app, &session, id).await;
     // A: 12 of 20 open, B: 3 of 20. z = 2.9394, p = 0.0032886 (SciPy): A wins, held for a person.
     opens(&app, &client, xid, id, "a", 12).await;
     opens(&app, &client, xid, id, "b", 3).await;
     pass(&app, &client).await;
-    let x = app.get_json(&format!("/api/experiments/{xid}"), &session).await;
+    let x = app
+        .get_json(&format!("/api/experiments/{xid}"), &session)
+        .await;
     assert_eq!(x["status"], "decided");
     assert_eq!(x["winner"], "A");
     let p = x["result"]["pValue"].as_f64().unwrap();
@@ -266,8 +328,20 @@ async fn issue_15_a_held_experiment_waits_for_send_winner() {
         json!({ "variant": "B" }),
     )
     .await;
-    assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("The test picked another variant")));
-    let (status, x) = post(&app, &session, &format!("/api/experiments/{xid}/send-winner"), json!({})).await;
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (
+            StatusCode::BAD_REQUEST,
+            Some("The test picked another variant")
+        )
+    );
+    let (status, x) = post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/send-winner"),
+        json!({}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{x}");
     assert_eq!(x["status"], "winner_sending");
     wait_sent(&app, &session, id).await;
@@ -275,6 +349,12 @@ async fn issue_15_a_held_experiment_waits_for_send_winner() {
     assert_eq!(all.len(), 80);
     assert_eq!(all.iter().map(|m| &m.0).collect::<HashSet<_>>().len(), 80);
     assert!(all[40..].iter().all(|m| m.1 == "Hello"));
-    let (status, _) = post(&app, &session, &format!("/api/experiments/{xid}/send-winner"), json!({})).await;
+    let (status, _) = post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/send-winner"),
+        json!({}),
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT);
 }

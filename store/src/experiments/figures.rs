@@ -101,9 +101,8 @@ pub async fn test_figures(
     experiment_id: i64,
     mailing_id: i64,
 ) -> Result<Vec<Figures>, sqlx::Error> {
-    let sql = figures_sql(
-        "select variant, contact_id from experiment_cells where experiment_id = $1",
-    );
+    let sql =
+        figures_sql("select variant, contact_id from experiment_cells where experiment_id = $1");
     sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(experiment_id)
         .bind(mailing_id)
@@ -158,7 +157,8 @@ pub fn judge(metric: &str, figures: &[Figures], alpha: f64) -> Option<Decision> 
     let (best, runner_up) = (ranked.first()?, ranked.get(1)?);
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
     let (test, comparison) = if metric == "rpm" {
-        let sample = |f: &Figures| Sample::from_sums(count(f.delivered), f.revenue_sum, f.revenue_squares);
+        let sample =
+            |f: &Figures| Sample::from_sums(count(f.delivered), f.revenue_sum, f.revenue_squares);
         ("welch", stats::welch(sample(best), sample(runner_up)))
     } else {
         (
@@ -210,7 +210,11 @@ mod tests {
     fn the_best_wins_only_when_it_beats_the_runner_up_significantly() {
         // a 90/2000, b 130/2000, c 110/2000: b against c (the runner-up), z = 1.3316, p = 0.18300511 (SciPy) —
         // not significant at 0.05, though b against a would be.
-        let cells = [cell("a", 2000, 90), cell("b", 2000, 130), cell("c", 2000, 110)];
+        let cells = [
+            cell("a", 2000, 90),
+            cell("b", 2000, 130),
+            cell("c", 2000, 110),
+        ];
         let d = judge("open_rate", &cells, 0.05).unwrap();
         assert_eq!((d.best.as_str(), d.runner_up.as_str()), ("b", "c"));
         let p = d.comparison.unwrap().p_value;

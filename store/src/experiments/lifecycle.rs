@@ -26,7 +26,8 @@ pub async fn start(conn: &mut PgConnection, id: i64) -> Result<i64, ExperimentEr
     .await?;
     if cells.len() < letters.len() {
         return Err(ExperimentError::Invalid(
-            "The test would leave a variant without recipients: the audience is too small".to_owned(),
+            "The test would leave a variant without recipients: the audience is too small"
+                .to_owned(),
         ));
     }
     // The mailing's send finds its recipients written and mails only them: the test cells.

@@ -173,7 +173,9 @@ pub fn check_plan(
     if !(baseline_rate > 0.0 && baseline_rate < 1.0) {
         return bad("The baseline rate must be between 0 and 100%");
     }
-    if !(expected_lift > 0.0 && expected_lift <= 10.0) || baseline_rate * (1.0 + expected_lift) >= 1.0 {
+    if !(expected_lift > 0.0 && expected_lift <= 10.0)
+        || baseline_rate * (1.0 + expected_lift) >= 1.0
+    {
         return bad("The expected lift must be above 0 and keep the rate below 100%");
     }
     if !(alpha > 0.0 && alpha < 0.5) || !(0.5..1.0).contains(&power) {
@@ -218,11 +220,12 @@ pub async fn create(conn: &mut PgConnection, new: &NewExperiment) -> Result<i64,
 
 /// Deletes an experiment that has not started.
 pub async fn delete_draft(conn: &mut PgConnection, id: i64) -> Result<(), ExperimentError> {
-    let status: Option<String> =
-        sqlx::query_scalar("delete from experiments where id = $1 and status = 'draft' returning status")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let status: Option<String> = sqlx::query_scalar(
+        "delete from experiments where id = $1 and status = 'draft' returning status",
+    )
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
     if status.is_none() {
         get(conn, id).await?;
         return Err(ExperimentError::Conflict(
@@ -294,7 +297,9 @@ pub async fn running(conn: &mut PgConnection) -> Result<Vec<(i64, String)>, sqlx
 }
 
 /// Mailings an experiment can test: not sent, with at least two variants, without an experiment yet.
-pub async fn candidate_mailings(conn: &mut PgConnection) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
+pub async fn candidate_mailings(
+    conn: &mut PgConnection,
+) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
     sqlx::query_as(
         "select m.id, m.name, 1 + count(v.letter) as variants
          from mailings m join mailing_variants v on v.mailing_id = m.id

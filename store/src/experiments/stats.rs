@@ -108,8 +108,7 @@ pub fn welch(a: Sample, b: Sample) -> Option<Comparison> {
             df: None,
         });
     }
-    let df = (va + vb).powi(2)
-        / (va * va / (a.n as f64 - 1.0) + vb * vb / (b.n as f64 - 1.0));
+    let df = (va + vb).powi(2) / (va * va / (a.n as f64 - 1.0) + vb * vb / (b.n as f64 - 1.0));
     let t = StudentsT::new(0.0, 1.0, df).ok()?;
     let statistic = difference / se;
     let half = t.inverse_cdf(0.975) * se;
@@ -189,9 +188,12 @@ mod tests {
         close(c.ci_high, W1_HIGH, 1e-9);
         assert!(welch(Sample::from_sums(1, 5.0, 25.0), b).is_none());
         assert_eq!(
-            welch(Sample::from_sums(5, 0.0, 0.0), Sample::from_sums(5, 0.0, 0.0))
-                .unwrap()
-                .p_value,
+            welch(
+                Sample::from_sums(5, 0.0, 0.0),
+                Sample::from_sums(5, 0.0, 0.0)
+            )
+            .unwrap()
+            .p_value,
             1.0
         );
     }

@@ -189,7 +189,11 @@ async fn detail(tx: &mut TenantTx, id: i64) -> Result<ExperimentDetail, ApiError
 #[OpenApi(tag = "ApiTags::Performance")]
 impl ExperimentsApi {
     /// Experiments, newest first.
-    #[oai(path = "/api/experiments", method = "get", operation_id = "listExperiments")]
+    #[oai(
+        path = "/api/experiments",
+        method = "get",
+        operation_id = "listExperiments"
+    )]
     async fn list(
         &self,
         state: Data<&SharedState>,
@@ -203,7 +207,11 @@ impl ExperimentsApi {
     }
 
     /// Creates a draft experiment of an unsent mailing with at least two variants.
-    #[oai(path = "/api/experiments", method = "post", operation_id = "createExperiment")]
+    #[oai(
+        path = "/api/experiments",
+        method = "post",
+        operation_id = "createExperiment"
+    )]
     async fn create(
         &self,
         state: Data<&SharedState>,
@@ -254,7 +262,13 @@ impl ExperimentsApi {
     ) -> Result<Json<SampleSizeCheck>, ApiError> {
         auth.0.require(PAGE_PERFORMANCE)?;
         let b = body.0;
-        store_x::check_plan(b.test_fraction, b.baseline_rate, b.expected_lift, b.alpha, b.power)?;
+        store_x::check_plan(
+            b.test_fraction,
+            b.baseline_rate,
+            b.expected_lift,
+            b.alpha,
+            b.power,
+        )?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let s = store_x::sample_size(
             &mut tx,
@@ -277,7 +291,11 @@ impl ExperimentsApi {
     }
 
     /// An experiment: its settings, each variant's figures so far, the result and the winner send.
-    #[oai(path = "/api/experiments/:id", method = "get", operation_id = "getExperiment")]
+    #[oai(
+        path = "/api/experiments/:id",
+        method = "get",
+        operation_id = "getExperiment"
+    )]
     async fn get(
         &self,
         state: Data<&SharedState>,
@@ -292,7 +310,11 @@ impl ExperimentsApi {
     }
 
     /// Deletes a draft experiment (409 once it has started).
-    #[oai(path = "/api/experiments/:id", method = "delete", operation_id = "deleteExperiment")]
+    #[oai(
+        path = "/api/experiments/:id",
+        method = "delete",
+        operation_id = "deleteExperiment"
+    )]
     async fn delete(
         &self,
         state: Data<&SharedState>,

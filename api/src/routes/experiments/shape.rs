@@ -240,8 +240,16 @@ pub fn result(d: Decision, cells: &[Figures]) -> ExperimentResult {
     }
 }
 
-pub fn sample_size(s: &SampleSize, baseline: f64, lift: f64, alpha: f64, power: f64) -> SampleSizeCheck {
-    let needed = s.needed_per_cell.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+pub fn sample_size(
+    s: &SampleSize,
+    baseline: f64,
+    lift: f64,
+    alpha: f64,
+    power: f64,
+) -> SampleSizeCheck {
+    let needed = s
+        .needed_per_cell
+        .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
     let warning = match needed {
         Some(n) if !s.enough => Some(format!(
             "Each test cell gets {} recipients; telling {} from {} at {:.0}% significance and {:.0}% power needs {} per cell. The test is unlikely to find a difference that small.",
