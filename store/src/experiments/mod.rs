@@ -178,7 +178,7 @@ pub fn check_plan(
     {
         return bad("The expected lift must be above 0 and keep the rate below 100%");
     }
-    if !(alpha > 0.0 && alpha < 0.5) || !(0.5..1.0).contains(&power) {
+    if !(alpha > 0.0 && alpha < 0.5 && (0.5..1.0).contains(&power)) {
         return bad("Significance must be below 0.5 and power between 0.5 and 1");
     }
     Ok(())
