@@ -9,6 +9,7 @@
 
 pub mod dashboard;
 pub mod email_analytics;
+pub mod experiments;
 pub mod external_mailings;
 pub mod flights;
 pub mod lists;

@@ -5,6 +5,7 @@
 //! ignores a message whose row is already done.
 
 mod error;
+mod experiments;
 pub mod import;
 mod kinds;
 pub mod mail;
@@ -21,6 +22,7 @@ mod segments;
 mod send;
 
 pub use error::JobError;
+pub use experiments::experiments_due;
 pub use kinds::JobKind;
 pub use pool::{run_pool, PoolConfig};
 pub use queue::{JobMessage, JobQueue, DEFAULT_QUEUE};

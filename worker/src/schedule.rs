@@ -90,6 +90,9 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::J
         if let Err(e) = start_due_reports(tenancy, queue, &client).await {
             tracing::warn!(client = %client.short_name, error = %e, "report scheduler skipped a client")
         }
+        if let Err(e) = crate::experiments_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %e, "experiments pass skipped a client")
+        }
     }
     Ok(started)
 }

@@ -228,6 +228,18 @@ impl DashboardApi {
         } else {
             None
         };
+        // Running experiments, for those who may open their page; none is the tile's empty slot.
+        let experiments = if may("pagePerformance") {
+            let running = store::experiments::running(&mut tx).await?;
+            (!running.is_empty()).then(|| {
+                running
+                    .into_iter()
+                    .map(|(id, name)| DashboardExperiment { id, name })
+                    .collect()
+            })
+        } else {
+            None
+        };
         tx.commit().await?;
         Ok(Json(Dashboard {
             today,
@@ -302,7 +314,7 @@ impl DashboardApi {
                     end_of_quarter: money(p.end_of_quarter.value),
                 }
             }),
-            experiments: None,
+            experiments,
         }))
     }
 

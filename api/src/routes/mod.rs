@@ -5,6 +5,7 @@ pub mod auth;
 pub mod contacts;
 pub mod dashboard;
 pub mod email_analytics;
+pub mod experiments;
 pub mod external_mailings;
 pub mod forms;
 pub mod health;
@@ -84,6 +85,7 @@ pub type Apis = (
         planning::PlanningApi,
         email_analytics::EmailAnalyticsApi,
         external_mailings::ExternalMailingsApi,
+        experiments::ExperimentsApi,
     ),
     // poem-openapi implements its trait for tuples of at most 16: the analytics areas share one tuple, and an
     // area with several APIs is nested inside it.
@@ -127,6 +129,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 planning::PlanningApi,
                 email_analytics::EmailAnalyticsApi,
                 external_mailings::ExternalMailingsApi,
+                experiments::ExperimentsApi,
             ),
             (
                 (

@@ -16,6 +16,7 @@ mod conventions;
 mod dashboard;
 mod email_addresses;
 mod email_analytics;
+mod experiments;
 mod flights;
 mod forms;
 mod hardening;

@@ -6,33 +6,45 @@
  * OpenAPI spec version: 0.1.0
  */
 import {
+  useMutation,
   useQuery
 } from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
   DefinedUseQueryResult,
+  MutationFunction,
   QueryClient,
   QueryFunction,
   QueryKey,
   UndefinedInitialDataOptions,
+  UseMutationOptions,
+  UseMutationResult,
   UseQueryOptions,
   UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
   ErrorMessage,
+  ExperimentDetail,
+  ExperimentInput,
+  ExperimentMailing,
+  ExperimentOption,
+  ExperimentSummary,
   ExportFlightsCsvParams,
   ExportFlightsXlsxParams,
   FlightOption,
   FlightRow,
   HourCounts,
   LinkClicks,
-  ListFlightsParams
+  ListFlightsParams,
+  SampleSizeCheck,
+  SampleSizeInput,
+  SendWinnerInput
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
-import type { ErrorType } from '../../../lib/api-client.ts';
+import type { ErrorType , BodyType } from '../../../lib/api-client.ts';
 
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
@@ -866,6 +878,916 @@ export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightT
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListFlightTypesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListExperimentsUrl = () => {
+
+
+
+
+  return `/api/experiments`
+}
+
+/**
+ * @summary Experiments, newest first.
+ */
+export const listExperiments = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExperimentSummary[]> => {
+
+  return customFetch<ExperimentSummary[]>(getListExperimentsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExperimentsQueryKey = () => {
+    return [
+    `/api/experiments`
+    ] as const;
+    }
+
+
+export const getListExperimentsQueryOptions = <TData = Awaited<ReturnType<typeof listExperiments>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExperimentsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExperiments>>> = ({ signal }) => listExperiments({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExperimentsQueryResult = NonNullable<Awaited<ReturnType<typeof listExperiments>>>
+export type ListExperimentsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExperiments<TData = Awaited<ReturnType<typeof listExperiments>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperiments>>,
+          TError,
+          Awaited<ReturnType<typeof listExperiments>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperiments<TData = Awaited<ReturnType<typeof listExperiments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperiments>>,
+          TError,
+          Awaited<ReturnType<typeof listExperiments>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperiments<TData = Awaited<ReturnType<typeof listExperiments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Experiments, newest first.
+ */
+
+export function useListExperiments<TData = Awaited<ReturnType<typeof listExperiments>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperiments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExperimentsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCreateExperimentUrl = () => {
+
+
+
+
+  return `/api/experiments`
+}
+
+/**
+ * @summary Creates a draft experiment of an unsent mailing with at least two variants.
+ */
+export const createExperiment = async (experimentInput: ExperimentInput, options?: Parameters<typeof customFetch>[1]): Promise<ExperimentDetail> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<ExperimentDetail>(getCreateExperimentUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(experimentInput)
+  }
+);}
+
+
+
+
+
+export const getCreateExperimentMutationKey = () => ['createExperiment'] as const;
+
+export const getCreateExperimentMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createExperiment>>, TError,CreateExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createExperiment>>, TError,CreateExperimentMutationVariables, TContext> => {
+
+const mutationKey = getCreateExperimentMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createExperiment>>, CreateExperimentMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createExperiment(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateExperimentMutationResult = NonNullable<Awaited<ReturnType<typeof createExperiment>>>
+    export type CreateExperimentMutationBody = BodyType<ExperimentInput>
+    export type CreateExperimentMutationError = ErrorType<ErrorMessage>
+    export type CreateExperimentMutationVariables = {data: BodyType<ExperimentInput>}
+
+    /**
+ * @summary Creates a draft experiment of an unsent mailing with at least two variants.
+ */
+export const useCreateExperiment = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createExperiment>>, TError,CreateExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createExperiment>>,
+        TError,
+        CreateExperimentMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateExperimentMutationOptions(options), queryClient);
+    }
+    export const getListExperimentMailingsUrl = () => {
+
+
+
+
+  return `/api/experiments/mailings`
+}
+
+/**
+ * @summary Mailings an experiment can test: unsent, with at least two variants, without an experiment.
+ */
+export const listExperimentMailings = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExperimentMailing[]> => {
+
+  return customFetch<ExperimentMailing[]>(getListExperimentMailingsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExperimentMailingsQueryKey = () => {
+    return [
+    `/api/experiments/mailings`
+    ] as const;
+    }
+
+
+export const getListExperimentMailingsQueryOptions = <TData = Awaited<ReturnType<typeof listExperimentMailings>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExperimentMailingsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExperimentMailings>>> = ({ signal }) => listExperimentMailings({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExperimentMailingsQueryResult = NonNullable<Awaited<ReturnType<typeof listExperimentMailings>>>
+export type ListExperimentMailingsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExperimentMailings<TData = Awaited<ReturnType<typeof listExperimentMailings>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentMailings>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentMailings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentMailings<TData = Awaited<ReturnType<typeof listExperimentMailings>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentMailings>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentMailings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentMailings<TData = Awaited<ReturnType<typeof listExperimentMailings>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Mailings an experiment can test: unsent, with at least two variants, without an experiment.
+ */
+
+export function useListExperimentMailings<TData = Awaited<ReturnType<typeof listExperimentMailings>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentMailings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExperimentMailingsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCheckExperimentSampleSizeUrl = () => {
+
+
+
+
+  return `/api/experiments/sample-size`
+}
+
+/**
+ * @summary The sample-size check of a planned test: the cell size against the size needed to detect the lift.
+ */
+export const checkExperimentSampleSize = async (sampleSizeInput: SampleSizeInput, options?: Parameters<typeof customFetch>[1]): Promise<SampleSizeCheck> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<SampleSizeCheck>(getCheckExperimentSampleSizeUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(sampleSizeInput)
+  }
+);}
+
+
+
+
+
+export const getCheckExperimentSampleSizeMutationKey = () => ['checkExperimentSampleSize'] as const;
+
+export const getCheckExperimentSampleSizeMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkExperimentSampleSize>>, TError,CheckExperimentSampleSizeMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkExperimentSampleSize>>, TError,CheckExperimentSampleSizeMutationVariables, TContext> => {
+
+const mutationKey = getCheckExperimentSampleSizeMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkExperimentSampleSize>>, CheckExperimentSampleSizeMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkExperimentSampleSize(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckExperimentSampleSizeMutationResult = NonNullable<Awaited<ReturnType<typeof checkExperimentSampleSize>>>
+    export type CheckExperimentSampleSizeMutationBody = BodyType<SampleSizeInput>
+    export type CheckExperimentSampleSizeMutationError = ErrorType<ErrorMessage>
+    export type CheckExperimentSampleSizeMutationVariables = {data: BodyType<SampleSizeInput>}
+
+    /**
+ * @summary The sample-size check of a planned test: the cell size against the size needed to detect the lift.
+ */
+export const useCheckExperimentSampleSize = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkExperimentSampleSize>>, TError,CheckExperimentSampleSizeMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkExperimentSampleSize>>,
+        TError,
+        CheckExperimentSampleSizeMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCheckExperimentSampleSizeMutationOptions(options), queryClient);
+    }
+    export const getGetExperimentUrl = (id: number,) => {
+
+
+
+
+  return `/api/experiments/${id}`
+}
+
+/**
+ * @summary An experiment: its settings, each variant's figures so far, the result and the winner send.
+ */
+export const getExperiment = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<ExperimentDetail> => {
+
+  return customFetch<ExperimentDetail>(getGetExperimentUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetExperimentQueryKey = (id: number,) => {
+    return [
+    `/api/experiments/${id}`
+    ] as const;
+    }
+
+
+export const getGetExperimentQueryOptions = <TData = Awaited<ReturnType<typeof getExperiment>>, TError = ErrorType<ErrorMessage>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetExperimentQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getExperiment>>> = ({ signal }) => getExperiment(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetExperimentQueryResult = NonNullable<Awaited<ReturnType<typeof getExperiment>>>
+export type GetExperimentQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetExperiment<TData = Awaited<ReturnType<typeof getExperiment>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getExperiment>>,
+          TError,
+          Awaited<ReturnType<typeof getExperiment>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetExperiment<TData = Awaited<ReturnType<typeof getExperiment>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getExperiment>>,
+          TError,
+          Awaited<ReturnType<typeof getExperiment>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetExperiment<TData = Awaited<ReturnType<typeof getExperiment>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An experiment: its settings, each variant's figures so far, the result and the winner send.
+ */
+
+export function useGetExperiment<TData = Awaited<ReturnType<typeof getExperiment>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getExperiment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetExperimentQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getDeleteExperimentUrl = (id: number,) => {
+
+
+
+
+  return `/api/experiments/${id}`
+}
+
+/**
+ * @summary Deletes a draft experiment (409 once it has started).
+ */
+export const deleteExperiment = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+  return customFetch<void>(getDeleteExperimentUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeleteExperimentMutationKey = () => ['deleteExperiment'] as const;
+
+export const getDeleteExperimentMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteExperiment>>, TError,DeleteExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteExperiment>>, TError,DeleteExperimentMutationVariables, TContext> => {
+
+const mutationKey = getDeleteExperimentMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteExperiment>>, DeleteExperimentMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteExperiment(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteExperimentMutationResult = NonNullable<Awaited<ReturnType<typeof deleteExperiment>>>
+
+    export type DeleteExperimentMutationError = ErrorType<ErrorMessage>
+    export type DeleteExperimentMutationVariables = {id: number}
+
+    /**
+ * @summary Deletes a draft experiment (409 once it has started).
+ */
+export const useDeleteExperiment = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteExperiment>>, TError,DeleteExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteExperiment>>,
+        TError,
+        DeleteExperimentMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeleteExperimentMutationOptions(options), queryClient);
+    }
+    export const getStartExperimentUrl = (id: number,) => {
+
+
+
+
+  return `/api/experiments/${id}/start`
+}
+
+/**
+ * @summary Starts the test: the cells are drawn and their send is queued.
+ */
+export const startExperiment = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<ExperimentDetail> => {
+
+  return customFetch<ExperimentDetail>(getStartExperimentUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getStartExperimentMutationKey = () => ['startExperiment'] as const;
+
+export const getStartExperimentMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startExperiment>>, TError,StartExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startExperiment>>, TError,StartExperimentMutationVariables, TContext> => {
+
+const mutationKey = getStartExperimentMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startExperiment>>, StartExperimentMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  startExperiment(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartExperimentMutationResult = NonNullable<Awaited<ReturnType<typeof startExperiment>>>
+
+    export type StartExperimentMutationError = ErrorType<ErrorMessage>
+    export type StartExperimentMutationVariables = {id: number}
+
+    /**
+ * @summary Starts the test: the cells are drawn and their send is queued.
+ */
+export const useStartExperiment = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startExperiment>>, TError,StartExperimentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startExperiment>>,
+        TError,
+        StartExperimentMutationVariables,
+        TContext
+      > => {
+      return useMutation(getStartExperimentMutationOptions(options), queryClient);
+    }
+    export const getSendExperimentWinnerUrl = (id: number,) => {
+
+
+
+
+  return `/api/experiments/${id}/send-winner`
+}
+
+/**
+ * @summary Sends the winner to the rest of the audience (an experiment held for a person, or one whose test found no
+significant difference: then `variant` names the one to send).
+ */
+export const sendExperimentWinner = async (id: number,
+    sendWinnerInput: SendWinnerInput, options?: Parameters<typeof customFetch>[1]): Promise<ExperimentDetail> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<ExperimentDetail>(getSendExperimentWinnerUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(sendWinnerInput)
+  }
+);}
+
+
+
+
+
+export const getSendExperimentWinnerMutationKey = () => ['sendExperimentWinner'] as const;
+
+export const getSendExperimentWinnerMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendExperimentWinner>>, TError,SendExperimentWinnerMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendExperimentWinner>>, TError,SendExperimentWinnerMutationVariables, TContext> => {
+
+const mutationKey = getSendExperimentWinnerMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendExperimentWinner>>, SendExperimentWinnerMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  sendExperimentWinner(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendExperimentWinnerMutationResult = NonNullable<Awaited<ReturnType<typeof sendExperimentWinner>>>
+    export type SendExperimentWinnerMutationBody = BodyType<SendWinnerInput>
+    export type SendExperimentWinnerMutationError = ErrorType<ErrorMessage>
+    export type SendExperimentWinnerMutationVariables = {id: number;data: BodyType<SendWinnerInput>}
+
+    /**
+ * @summary Sends the winner to the rest of the audience (an experiment held for a person, or one whose test found no
+significant difference: then `variant` names the one to send).
+ */
+export const useSendExperimentWinner = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendExperimentWinner>>, TError,SendExperimentWinnerMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof sendExperimentWinner>>,
+        TError,
+        SendExperimentWinnerMutationVariables,
+        TContext
+      > => {
+      return useMutation(getSendExperimentWinnerMutationOptions(options), queryClient);
+    }
+    export const getListExperimentNamesUrl = () => {
+
+
+
+
+  return `/api/selection/experiment-names`
+}
+
+/**
+ * @summary Selection data: experiment names, newest first.
+ */
+export const listExperimentNames = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExperimentOption[]> => {
+
+  return customFetch<ExperimentOption[]>(getListExperimentNamesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExperimentNamesQueryKey = () => {
+    return [
+    `/api/selection/experiment-names`
+    ] as const;
+    }
+
+
+export const getListExperimentNamesQueryOptions = <TData = Awaited<ReturnType<typeof listExperimentNames>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExperimentNamesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExperimentNames>>> = ({ signal }) => listExperimentNames({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExperimentNamesQueryResult = NonNullable<Awaited<ReturnType<typeof listExperimentNames>>>
+export type ListExperimentNamesQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExperimentNames<TData = Awaited<ReturnType<typeof listExperimentNames>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentNames>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentNames<TData = Awaited<ReturnType<typeof listExperimentNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentNames>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentNames>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentNames<TData = Awaited<ReturnType<typeof listExperimentNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Selection data: experiment names, newest first.
+ */
+
+export function useListExperimentNames<TData = Awaited<ReturnType<typeof listExperimentNames>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExperimentNamesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListExperimentTypesUrl = () => {
+
+
+
+
+  return `/api/selection/experiment-types`
+}
+
+/**
+ * @summary Selection data: the types of experiment (what the variants differ in).
+ */
+export const listExperimentTypes = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExperimentOption[]> => {
+
+  return customFetch<ExperimentOption[]>(getListExperimentTypesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExperimentTypesQueryKey = () => {
+    return [
+    `/api/selection/experiment-types`
+    ] as const;
+    }
+
+
+export const getListExperimentTypesQueryOptions = <TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExperimentTypesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExperimentTypes>>> = ({ signal }) => listExperimentTypes({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExperimentTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listExperimentTypes>>>
+export type ListExperimentTypesQueryError = ErrorType<unknown>
+
+
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentTypes>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentTypes>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExperimentTypes>>,
+          TError,
+          Awaited<ReturnType<typeof listExperimentTypes>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Selection data: the types of experiment (what the variants differ in).
+ */
+
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExperimentTypesQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -1,0 +1,433 @@
+//! Email › Experiments (`/experiments`, pagePerformance like the Performance page): a mailing's variants tested
+//! on a fraction of its audience, the result with its statistics, and the winner send (README "Experiments").
+
+mod shape;
+
+use super::{ApiTags, Deleted};
+use crate::auth::ClientAuth;
+use crate::error::ApiError;
+use crate::state::SharedState;
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+use shape::*;
+use store::experiments::{self as store_x, ExperimentError, NewExperiment};
+use tenancy::TenantTx;
+
+const PAGE_PERFORMANCE: &str = "pagePerformance";
+
+pub struct ExperimentsApi;
+
+impl From<ExperimentError> for ApiError {
+    fn from(e: ExperimentError) -> Self {
+        match e {
+            ExperimentError::NotFound | ExperimentError::MailingNotFound => {
+                ApiError::NotFound(e.to_string())
+            }
+            ExperimentError::Invalid(m) => ApiError::BadRequest(m),
+            ExperimentError::Conflict(m) => ApiError::Conflict(m),
+            ExperimentError::Db(e) => e.into(),
+        }
+    }
+}
+
+/// A new experiment. Rates and fractions are shares (0.2 is 20 %); the lift is relative (0.1: 20 % → 22 %).
+#[derive(Debug, Object)]
+pub struct ExperimentInput {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    /// subject, sender, preview, body or ask
+    #[oai(validator(max_length = 20))]
+    pub kind: String,
+    #[oai(rename = "mailingId")]
+    pub mailing_id: i64,
+    #[oai(rename = "testFraction")]
+    pub test_fraction: f64,
+    /// open_rate, click_rate, response_rate or rpm
+    #[oai(validator(max_length = 20))]
+    pub metric: String,
+    #[oai(rename = "waitHours")]
+    pub wait_hours: i32,
+    #[oai(rename = "autoSend")]
+    pub auto_send: bool,
+    #[oai(rename = "baselineRate")]
+    pub baseline_rate: f64,
+    #[oai(rename = "expectedLift")]
+    pub expected_lift: f64,
+    #[oai(default = "default_alpha")]
+    pub alpha: f64,
+    #[oai(default = "default_power")]
+    pub power: f64,
+}
+
+fn default_alpha() -> f64 {
+    0.05
+}
+
+fn default_power() -> f64 {
+    0.8
+}
+
+/// The planned test of a mailing, for the sample-size check before an experiment is created.
+#[derive(Debug, Object)]
+pub struct SampleSizeInput {
+    #[oai(rename = "mailingId")]
+    pub mailing_id: i64,
+    #[oai(rename = "testFraction")]
+    pub test_fraction: f64,
+    #[oai(rename = "baselineRate")]
+    pub baseline_rate: f64,
+    #[oai(rename = "expectedLift")]
+    pub expected_lift: f64,
+    #[oai(default = "default_alpha")]
+    pub alpha: f64,
+    #[oai(default = "default_power")]
+    pub power: f64,
+}
+
+/// "Send winner": the variant to send when the test found no significant difference (else the winner's).
+#[derive(Debug, Object)]
+pub struct SendWinnerInput {
+    #[oai(validator(max_length = 1))]
+    pub variant: Option<String>,
+}
+
+#[derive(Debug, Object)]
+pub struct ExperimentMailing {
+    pub id: i64,
+    pub name: String,
+    pub variants: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct ExperimentOption {
+    pub id: String,
+    pub label: String,
+}
+
+fn input(i: ExperimentInput) -> NewExperiment {
+    NewExperiment {
+        name: i.name,
+        kind: i.kind,
+        mailing_id: i.mailing_id,
+        test_fraction: i.test_fraction,
+        metric: i.metric,
+        wait_hours: i.wait_hours,
+        auto_send: i.auto_send,
+        baseline_rate: i.baseline_rate,
+        expected_lift: i.expected_lift,
+        alpha: i.alpha,
+        power: i.power,
+    }
+}
+
+/// An experiment with its figures as they stand.
+async fn detail(tx: &mut TenantTx, id: i64) -> Result<ExperimentDetail, ApiError> {
+    let x = store_x::get(tx, id).await?;
+    let cells = store_x::figures::test_figures(tx, x.id, x.mailing_id).await?;
+    let sample = if x.status == "draft" {
+        Some(
+            store_x::sample_size(
+                tx,
+                x.mailing_id,
+                x.test_fraction,
+                x.baseline_rate,
+                x.expected_lift,
+                x.alpha,
+                x.power,
+            )
+            .await?,
+        )
+    } else {
+        store_x::drawn_sample_size(&cells, &x)
+    };
+    let winner_send = if x.winner_sent_at.is_some() {
+        store_x::figures::winner_figures(tx, x.id, x.mailing_id)
+            .await?
+            .map(|f| figures(&f))
+    } else {
+        None
+    };
+    let decision = x
+        .result
+        .clone()
+        .and_then(|r| serde_json::from_value::<store_x::figures::Decision>(r).ok());
+    Ok(ExperimentDetail {
+        id: x.id,
+        kind_label: kind_label(&x.kind),
+        sample_size: sample
+            .map(|s| sample_size(&s, x.baseline_rate, x.expected_lift, x.alpha, x.power)),
+        variants: cells.iter().map(figures).collect(),
+        result: decision.map(|d| result(d, &cells)),
+        winner_send,
+        decide_at: x
+            .started_at
+            .map(|s| s + chrono::Duration::hours(i64::from(x.wait_hours))),
+        name: x.name,
+        kind: x.kind,
+        mailing_id: x.mailing_id,
+        mailing_name: x.mailing_name,
+        test_fraction: x.test_fraction,
+        metric: x.metric,
+        wait_hours: x.wait_hours,
+        auto_send: x.auto_send,
+        baseline_rate: x.baseline_rate,
+        expected_lift: x.expected_lift,
+        alpha: x.alpha,
+        power: x.power,
+        status: x.status,
+        created: x.created,
+        started_at: x.started_at,
+        decided_at: x.decided_at,
+        winner: x.winner.as_deref().map(upper),
+        winner_sent_at: x.winner_sent_at,
+        finished_at: x.finished_at,
+    })
+}
+
+#[OpenApi(tag = "ApiTags::Performance")]
+impl ExperimentsApi {
+    /// Experiments, newest first.
+    #[oai(
+        path = "/api/experiments",
+        method = "get",
+        operation_id = "listExperiments"
+    )]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<ExperimentSummary>>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = store_x::list(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(rows.into_iter().map(summary).collect()))
+    }
+
+    /// Creates a draft experiment of an unsent mailing with at least two variants.
+    #[oai(
+        path = "/api/experiments",
+        method = "post",
+        operation_id = "createExperiment"
+    )]
+    async fn create(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: Json<ExperimentInput>,
+    ) -> Result<Json<ExperimentDetail>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let id = store_x::create(&mut tx, &input(body.0)).await?;
+        let answer = detail(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(Json(answer))
+    }
+
+    /// Mailings an experiment can test: unsent, with at least two variants, without an experiment.
+    #[oai(
+        path = "/api/experiments/mailings",
+        method = "get",
+        operation_id = "listExperimentMailings"
+    )]
+    async fn mailings(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<ExperimentMailing>>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = store_x::candidate_mailings(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, name, variants)| ExperimentMailing { id, name, variants })
+                .collect(),
+        ))
+    }
+
+    /// The sample-size check of a planned test: the cell size against the size needed to detect the lift.
+    #[oai(
+        path = "/api/experiments/sample-size",
+        method = "post",
+        operation_id = "checkExperimentSampleSize"
+    )]
+    async fn check_sample_size(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: Json<SampleSizeInput>,
+    ) -> Result<Json<SampleSizeCheck>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let b = body.0;
+        store_x::check_plan(
+            b.test_fraction,
+            b.baseline_rate,
+            b.expected_lift,
+            b.alpha,
+            b.power,
+        )?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let s = store_x::sample_size(
+            &mut tx,
+            b.mailing_id,
+            b.test_fraction,
+            b.baseline_rate,
+            b.expected_lift,
+            b.alpha,
+            b.power,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Json(sample_size(
+            &s,
+            b.baseline_rate,
+            b.expected_lift,
+            b.alpha,
+            b.power,
+        )))
+    }
+
+    /// An experiment: its settings, each variant's figures so far, the result and the winner send.
+    #[oai(
+        path = "/api/experiments/:id",
+        method = "get",
+        operation_id = "getExperiment"
+    )]
+    async fn get(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<ExperimentDetail>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let answer = detail(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(answer))
+    }
+
+    /// Deletes a draft experiment (409 once it has started).
+    #[oai(
+        path = "/api/experiments/:id",
+        method = "delete",
+        operation_id = "deleteExperiment"
+    )]
+    async fn delete(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Deleted, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        store_x::delete_draft(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// Starts the test: the cells are drawn and their send is queued.
+    #[oai(
+        path = "/api/experiments/:id/start",
+        method = "post",
+        operation_id = "startExperiment"
+    )]
+    async fn start(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+    ) -> Result<Json<ExperimentDetail>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let mailing_id = store_x::start(&mut tx, id.0).await?;
+        state
+            .queue
+            .enqueue(
+                tx,
+                Some(auth.0.user_id()),
+                &worker::JobKind::SendMailing { mailing_id },
+            )
+            .await?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let answer = detail(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(answer))
+    }
+
+    /// Sends the winner to the rest of the audience (an experiment held for a person, or one whose test found no
+    /// significant difference: then `variant` names the one to send).
+    #[oai(
+        path = "/api/experiments/:id/send-winner",
+        method = "post",
+        operation_id = "sendExperimentWinner"
+    )]
+    async fn send_winner(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Path<i64>,
+        body: Json<SendWinnerInput>,
+    ) -> Result<Json<ExperimentDetail>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let chosen = body.0.variant.map(|v| v.to_lowercase());
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let mailing_id = store_x::begin_winner_send(&mut tx, id.0, chosen.as_deref()).await?;
+        state
+            .queue
+            .enqueue(
+                tx,
+                Some(auth.0.user_id()),
+                &worker::JobKind::SendMailing { mailing_id },
+            )
+            .await?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let answer = detail(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(answer))
+    }
+
+    /// Selection data: experiment names, newest first.
+    #[oai(
+        path = "/api/selection/experiment-names",
+        method = "get",
+        operation_id = "listExperimentNames"
+    )]
+    async fn names(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+    ) -> Result<Json<Vec<ExperimentOption>>, ApiError> {
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let rows = store_x::names(&mut tx).await?;
+        tx.commit().await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, label)| ExperimentOption {
+                    id: id.to_string(),
+                    label,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Selection data: the types of experiment (what the variants differ in).
+    #[oai(
+        path = "/api/selection/experiment-types",
+        method = "get",
+        operation_id = "listExperimentTypes"
+    )]
+    async fn types(&self, _auth: ClientAuth) -> Json<Vec<ExperimentOption>> {
+        Json(
+            store_x::KINDS
+                .iter()
+                .map(|(id, label)| ExperimentOption {
+                    id: (*id).to_owned(),
+                    label: (*label).to_owned(),
+                })
+                .collect(),
+        )
+    }
+}
