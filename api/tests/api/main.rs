@@ -14,6 +14,7 @@ mod conventions;
 mod dashboard;
 mod email_addresses;
 mod email_analytics;
+mod external_mailings;
 mod flights;
 mod forms;
 mod hardening;
