@@ -48,16 +48,16 @@ from generate_series(1, $CONTACTS) g;
 insert into source_codes (code, parsed, channel, campaign)
 select 'em_' || g, true, case when g % 3 = 0 then 'fb' else 'em' end, 'camp' || (g % 10) from generate_series(1, 200) g;
 insert into contributions (platform, line_item_id, paid_at, amount, contact_id, recurring_months, source_code_id, state, zip)
-select 'actblue', 'L' || g, now() - make_interval(days => (g * 7919) % 1100, secs => g % 86400),
+select 'actblue', 'L' || g, now() - make_interval(days => ((g * 7919) % 1100)::int, secs => g % 86400),
        (5 + (g * 2654435761) % 500)::numeric / 2, 1 + (g * 48271) % ($CONTACTS / 3),
        case when g % 9 = 0 then 0 end, 1 + g % 200,
        (array['NY','CA','TX','FL','IL'])[1 + g % 5], lpad(((g * 31) % 99999)::text, 5, '0')
-from generate_series(1, $GIFTS) g;
+from generate_series(1::bigint, $GIFTS) g;
 insert into mailings (name, subject_line) select 'M' || g, 'S' from generate_series(1, 100) g;
 insert into mailing_events (mailing_id, contact_id, kind, machine, created)
 select 1 + g % 100, 1 + (g * 69621) % $CONTACTS, case when g % 4 = 0 then 'click' else 'open' end, g % 5 = 0,
-       now() - make_interval(days => g % 365)
-from generate_series(1, $EVENTS) g;
+       now() - make_interval(days => (g % 365)::int)
+from generate_series(1::bigint, $EVENTS) g;
 analyze;
 SQL
 
