@@ -101,8 +101,14 @@ pub async fn upsert(
         .map(|k| last[k])
         .partition(|s| s.external_id.is_some());
     let targets = [
-        (with_id, "(source, external_id) where external_id is not null"),
-        (without_id, "(source, name, sent_on) where external_id is null"),
+        (
+            with_id,
+            "(source, external_id) where external_id is not null",
+        ),
+        (
+            without_id,
+            "(source, name, sent_on) where external_id is null",
+        ),
     ];
     for (sends, target) in targets {
         for rows in sends.chunks(5000) {
@@ -136,7 +142,11 @@ async fn write(
         .bind(rows.iter().map(|s| s.source.stored()).collect::<Vec<_>>())
         .bind(rows.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
         .bind(rows.iter().map(|s| s.sent_on).collect::<Vec<_>>())
-        .bind(rows.iter().map(|s| s.external_id.clone()).collect::<Vec<_>>())
+        .bind(
+            rows.iter()
+                .map(|s| s.external_id.clone())
+                .collect::<Vec<_>>(),
+        )
         .bind(column(|s| s.recipients))
         .bind(column(|s| s.delivered))
         .bind(column(|s| s.bounces))

@@ -19,7 +19,13 @@ const CUSTOM_SEGMENTS: [(&str, &str); 2] = [
 ];
 
 /// Flights: (name, subject of A, segment, days ago, [(letter, subject)] of the other variants).
-type Flight = (&'static str, &'static str, &'static str, i32, &'static [(&'static str, &'static str)]);
+type Flight = (
+    &'static str,
+    &'static str,
+    &'static str,
+    i32,
+    &'static [(&'static str, &'static str)],
+);
 const FLIGHTS: [Flight; 3] = [
     (
         "Match deadline appeal",
@@ -33,7 +39,10 @@ const FLIGHTS: [Flight; 3] = [
         "We miss you",
         "Lapsed donors (13–24 months)",
         5,
-        &[("b", "It has been a while, friend"), ("c", "One year later: what you built")],
+        &[
+            ("b", "It has been a while, friend"),
+            ("c", "One year later: what you built"),
+        ],
     ),
     (
         "First ask to engaged readers",
@@ -46,11 +55,10 @@ const FLIGHTS: [Flight; 3] = [
 
 /// Seeds the programme once (a demo client that has its flights is left alone).
 pub async fn seed_programme(tx: &mut TenantTx) -> Result<(), ApiError> {
-    let seeded: bool =
-        sqlx::query_scalar("select exists (select 1 from mailings where name = $1)")
-            .bind(FLIGHTS[0].0)
-            .fetch_one(&mut **tx)
-            .await?;
+    let seeded: bool = sqlx::query_scalar("select exists (select 1 from mailings where name = $1)")
+        .bind(FLIGHTS[0].0)
+        .fetch_one(&mut **tx)
+        .await?;
     if seeded {
         return Ok(());
     }

@@ -241,7 +241,9 @@ impl ExternalMailingsApi {
         to: Query<NaiveDate>,
     ) -> Result<Json<Vec<ExternalMailingRow>>, ApiError> {
         let rows = rows(&state, &auth, from.0, to.0).await?;
-        Ok(Json(rows.into_iter().map(ExternalMailingRow::from).collect()))
+        Ok(Json(
+            rows.into_iter().map(ExternalMailingRow::from).collect(),
+        ))
     }
 
     /// External sends of `from`–`to` as CSV (names that a spreadsheet would run as formulas are made text).

@@ -35,15 +35,31 @@ async fn import(app: &TestApp, session: &Session, body: &str, fields: &[(&str, &
 
 async fn march(app: &TestApp, session: &Session) -> Vec<Value> {
     let rows = app
-        .get_json("/api/external-mailings?from=2030-03-01&to=2030-03-31", session)
+        .get_json(
+            "/api/external-mailings?from=2030-03-01&to=2030-03-31",
+            session,
+        )
         .await;
     let mut rows = rows.as_array().unwrap().clone();
     rows.sort_by_key(|r| r["sentOn"].as_str().unwrap_or_default().to_owned());
     rows.iter()
         .map(|r| {
-            json!([r["source"], r["name"], r["sentOn"], r["recipients"], r["delivered"], r["bounces"],
-                   r["opens"], r["clicks"], r["unsubscribes"], r["gifts"], r["revenue"], r["openRate"],
-                   r["clickRate"], r["rpm"]])
+            json!([
+                r["source"],
+                r["name"],
+                r["sentOn"],
+                r["recipients"],
+                r["delivered"],
+                r["bounces"],
+                r["opens"],
+                r["clicks"],
+                r["unsubscribes"],
+                r["gifts"],
+                r["revenue"],
+                r["openRate"],
+                r["clickRate"],
+                r["rpm"]
+            ])
         })
         .collect()
 }
@@ -64,10 +80,38 @@ async fn a_report_imports_as_a_job_and_importing_it_again_replaces_rather_than_a
     // Spring: open rate 300 / 1000; click rate 45 / 980 = 0.04592 → 0.0459; RPM 1250.50 × 1000 / 980 = 1276.02.
     // The lemlist row has no delivered figure: 200 − 4 bounces = 196; RPM 300 × 1000 / 196 = 1530.61.
     let expected = vec![
-        json!(["esp", "Spring appeal", "2030-03-04", 1000, 980, 20, 300, 45, 3, 12, "1250.50", 0.3, 0.0459,
-               "1276.02"]),
-        json!(["lemlist", "=HYPERLINK(\"http://x\")", "2030-03-05", 200, 196, 4, 60, 10, 1, 2, "300.00", 0.3,
-               0.051, "1530.61"]),
+        json!([
+            "esp",
+            "Spring appeal",
+            "2030-03-04",
+            1000,
+            980,
+            20,
+            300,
+            45,
+            3,
+            12,
+            "1250.50",
+            0.3,
+            0.0459,
+            "1276.02"
+        ]),
+        json!([
+            "lemlist",
+            "=HYPERLINK(\"http://x\")",
+            "2030-03-05",
+            200,
+            196,
+            4,
+            60,
+            10,
+            1,
+            2,
+            "300.00",
+            0.3,
+            0.051,
+            "1530.61"
+        ]),
     ];
     assert_eq!(march(&app, &session).await, expected);
 
@@ -88,8 +132,17 @@ async fn a_report_imports_as_a_job_and_importing_it_again_replaces_rather_than_a
         .await;
     let total = &analytics["total"];
     assert_eq!(
-        json!([total["sent"], total["delivered"], total["bounces"], total["opened"], total["openRate"],
-               total["clicked"], total["unsubscribes"], total["revenue"], total["rpm"]]),
+        json!([
+            total["sent"],
+            total["delivered"],
+            total["bounces"],
+            total["opened"],
+            total["openRate"],
+            total["clicked"],
+            total["unsubscribes"],
+            total["revenue"],
+            total["rpm"]
+        ]),
         json!([1200, 1176, 24, 360, "0.3061", 55, 4, "1550.50", "1318.45"])
     );
 
@@ -116,7 +169,10 @@ async fn a_report_imports_as_a_job_and_importing_it_again_replaces_rather_than_a
         .unwrap();
     assert_eq!(export.status(), StatusCode::OK);
     let text = export.text().await.unwrap();
-    assert!(text.starts_with("Sent on,Name,Platform,Recipients,"), "{text}");
+    assert!(
+        text.starts_with("Sent on,Name,Platform,Recipients,"),
+        "{text}"
+    );
     assert!(
         text.contains("2030-03-05,\"'=HYPERLINK(\"\"http://x\"\")\",lemlist,200,196,4,60,"),
         "{text}"
@@ -129,9 +185,10 @@ async fn a_mapped_file_with_an_id_column_matches_sends_by_id() {
     let _worker = app.start_worker().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;
-    let mapping = json!({ "Step": "name", "When": "sent_on", "cid": "external_id", "People": "recipients",
+    let mapping =
+        json!({ "Step": "name", "When": "sent_on", "cid": "external_id", "People": "recipients",
                           "Replies": "clicks" })
-    .to_string();
+        .to_string();
     let fields = [("platform", "lemlist"), ("mapping", mapping.as_str())];
     let first = "cid,Step,When,People,Replies,Opens\nc1,Intro,03/10/2030,50,5,40\nc2,Intro,03/10/2030,70,7,1\n";
     let job = import(&app, &session, first, &fields).await;
@@ -145,8 +202,13 @@ async fn a_mapped_file_with_an_id_column_matches_sends_by_id() {
     );
     let rows = march(&app, &session).await;
     assert_eq!(
-        rows.iter().map(|r| json!([r[1], r[2], r[3], r[6], r[7]])).collect::<Vec<_>>(),
-        [json!(["Intro", "2030-03-10", 70, 0, 7]), json!(["Intro (v2)", "2030-03-11", 55, 0, 6])]
+        rows.iter()
+            .map(|r| json!([r[1], r[2], r[3], r[6], r[7]]))
+            .collect::<Vec<_>>(),
+        [
+            json!(["Intro", "2030-03-10", 70, 0, 7]),
+            json!(["Intro (v2)", "2030-03-11", 55, 0, 6])
+        ]
     );
 }
 
@@ -173,7 +235,10 @@ async fn a_bad_file_imports_nothing_and_names_each_bad_row() {
     // A mapping that leaves out the send date, or names an unknown field, is refused before any job.
     for (mapping, message) in [
         (r#"{"Name":"name"}"#, "Map a column to Send date"),
-        (r#"{"Name":"name","Date":"sent_on","X":"nope"}"#, "Unknown field \"nope\""),
+        (
+            r#"{"Name":"name","Date":"sent_on","X":"nope"}"#,
+            "Unknown field \"nope\"",
+        ),
     ] {
         let form = reqwest::multipart::Form::new()
             .part(
@@ -187,6 +252,9 @@ async fn a_bad_file_imports_nothing_and_names_each_bad_row() {
             .send()
             .await
             .unwrap();
-        assert_eq!(json_message(response).await, (StatusCode::BAD_REQUEST, message.to_owned()));
+        assert_eq!(
+            json_message(response).await,
+            (StatusCode::BAD_REQUEST, message.to_owned())
+        );
     }
 }

@@ -157,7 +157,13 @@ impl MailingField {
             ],
             Self::Delivered => &["emailsdelivered", "delivery", "successfuldeliveries"],
             Self::Bounces => &["bounced", "bounce", "hardbounces", "totalbounces"],
-            Self::Opens => &["opened", "uniqueopens", "openers", "humanopens", "uniqueopened"],
+            Self::Opens => &[
+                "opened",
+                "uniqueopens",
+                "openers",
+                "humanopens",
+                "uniqueopened",
+            ],
             Self::Clicks => &[
                 "clicked",
                 "uniqueclicks",
@@ -167,7 +173,13 @@ impl MailingField {
             ],
             Self::Unsubscribes => &["unsubscribed", "unsubs", "optouts", "unsubscribe"],
             Self::Gifts => &["donations", "contributions", "giftcount", "donationcount"],
-            Self::Revenue => &["raised", "amount", "totalraised", "donationamount", "amountraised"],
+            Self::Revenue => &[
+                "raised",
+                "amount",
+                "totalraised",
+                "donationamount",
+                "amountraised",
+            ],
         }
     }
 }
@@ -182,7 +194,10 @@ pub fn resolve(
     let mut found = BTreeMap::new();
     if mapping.is_empty() {
         for field in MailingField::ALL {
-            let names = [normalize_header(field.id()), normalize_header(field.label())];
+            let names = [
+                normalize_header(field.id()),
+                normalize_header(field.label()),
+            ];
             let free = |i: &usize| !found.values().any(|used| used == i);
             // The field's own name before a synonym: "Name" wins over "Campaign".
             let hit = (0..normalized.len())
@@ -351,7 +366,10 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(send.source, Source::Lemlist);
-        assert_eq!((send.recipients, send.delivered, send.opens), (1000, 1000, 300));
+        assert_eq!(
+            (send.recipients, send.delivered, send.opens),
+            (1000, 1000, 300)
+        );
         assert_eq!(send.key(), "name:Fall|2026-11-03");
     }
 
@@ -359,11 +377,23 @@ mod tests {
     fn a_bad_cell_names_its_row_and_column() {
         let header = strings("Name,Date,Recipients,Delivered,Opens");
         let cols = resolve(&BTreeMap::new(), &header).unwrap();
-        let err = parse_row(&cols, &header, &strings("A,2026-11-03,10,5,many"), 4, Source::Esp)
-            .unwrap_err();
+        let err = parse_row(
+            &cols,
+            &header,
+            &strings("A,2026-11-03,10,5,many"),
+            4,
+            Source::Esp,
+        )
+        .unwrap_err();
         assert_eq!(err, "Row 4, column 'Opens': \"many\" is not a whole number");
-        let err = parse_row(&cols, &header, &strings("A,2026-11-03,10,12,1"), 5, Source::Esp)
-            .unwrap_err();
+        let err = parse_row(
+            &cols,
+            &header,
+            &strings("A,2026-11-03,10,12,1"),
+            5,
+            Source::Esp,
+        )
+        .unwrap_err();
         assert_eq!(
             err,
             "Row 5, column 'Delivered': 12 delivered is more than the 10 recipients"

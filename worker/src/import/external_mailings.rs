@@ -28,7 +28,10 @@ const MAX_ROWS: usize = 200_000;
 /// How many bad rows one failed import lists.
 const MAX_ERRORS: usize = 10;
 
-fn read(path: std::path::PathBuf, plan: ExternalMailingsPlan) -> Result<(Vec<ExternalSend>, i64), JobError> {
+fn read(
+    path: std::path::PathBuf,
+    plan: ExternalMailingsPlan,
+) -> Result<(Vec<ExternalSend>, i64), JobError> {
     let format = Format::from_filename(&plan.filename, true)
         .ok_or_else(|| JobError::BadFile("Unsupported file type".to_owned()))?;
     let mut rows = table::open(&path, format)?;
@@ -50,7 +53,13 @@ fn read(path: std::path::PathBuf, plan: ExternalMailingsPlan) -> Result<(Vec<Ext
     let mut bad_rows = 0usize;
     for (index, row) in rows.enumerate() {
         let row = row?;
-        match parse_row(&columns, &header, &row, (header_row + index + 1) as i64, plan.source) {
+        match parse_row(
+            &columns,
+            &header,
+            &row,
+            (header_row + index + 1) as i64,
+            plan.source,
+        ) {
             Ok(Some(send)) => sends.push(send),
             Ok(None) => empty += 1,
             Err(e) => {
