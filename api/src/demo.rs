@@ -1,6 +1,7 @@
 //! The demo client the run command creates: realistic contacts, origin codes and lists, made set-based in SQL.
 
 mod media;
+mod programme;
 
 use crate::error::ApiError;
 use tenancy::{Client, ClientShort, Tenancy};
@@ -30,6 +31,7 @@ pub async fn seed(
         seed_people(&mut tx).await?;
         seed_gifts(&mut tx, gifts).await?;
         media::seed_media(&mut tx).await?;
+        programme::seed_programme(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -84,6 +86,7 @@ pub async fn seed(
     seed_people(&mut tx).await?;
     seed_gifts(&mut tx, gifts).await?;
     media::seed_media(&mut tx).await?;
+    programme::seed_programme(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists).await?;
     Ok(client)

@@ -7,7 +7,8 @@
 #
 #   tests/bench/segments.sh [SCALE]      e.g. tests/bench/segments.sh 0.1
 #
-# BENCH_DB (default compass_bench_segments) is dropped and recreated. Not run by the test command.
+# BENCH_DB (default compass_bench_segments) is dropped and recreated; PROFILE=debug uses the debug build (when a
+# release build does not fit the time; its figures are then slower than release). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -27,9 +28,10 @@ calc() { python3 -c "print($1)"; }
 PSQL=(psql -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB")
 CONTACTS=$(calc "int(1000000 * $SCALE)"); GIFTS=$(calc "int(3000000 * $SCALE)"); EVENTS=$(calc "int(10000000 * $SCALE)")
 
-say "building release binaries"
-cargo build -q --release --bin api --bin worker
-API="$ROOT/target/release/api"; WORKER="$ROOT/target/release/worker"
+PROFILE=${PROFILE:-release}
+say "building the $PROFILE api and worker"
+if [ "$PROFILE" = release ]; then cargo build -q --release --bin api --bin worker; else cargo build -q --bin api --bin worker; fi
+API="$ROOT/target/$PROFILE/api"; WORKER="$ROOT/target/$PROFILE/worker"
 "$API" migrate >/dev/null
 "$API" clients create --short bench --name "Bench" >/dev/null
 COMPASS_USER_PASSWORD="Bench-passw0rd" "$API" users create --email bench@compass.test --admin >/dev/null
@@ -46,16 +48,16 @@ from generate_series(1, $CONTACTS) g;
 insert into source_codes (code, parsed, channel, campaign)
 select 'em_' || g, true, case when g % 3 = 0 then 'fb' else 'em' end, 'camp' || (g % 10) from generate_series(1, 200) g;
 insert into contributions (platform, line_item_id, paid_at, amount, contact_id, recurring_months, source_code_id, state, zip)
-select 'actblue', 'L' || g, now() - make_interval(days => (g * 7919) % 1100, secs => g % 86400),
+select 'actblue', 'L' || g, now() - make_interval(days => ((g * 7919) % 1100)::int, secs => g % 86400),
        (5 + (g * 2654435761) % 500)::numeric / 2, 1 + (g * 48271) % ($CONTACTS / 3),
        case when g % 9 = 0 then 0 end, 1 + g % 200,
        (array['NY','CA','TX','FL','IL'])[1 + g % 5], lpad(((g * 31) % 99999)::text, 5, '0')
-from generate_series(1, $GIFTS) g;
+from generate_series(1::bigint, $GIFTS) g;
 insert into mailings (name, subject_line) select 'M' || g, 'S' from generate_series(1, 100) g;
 insert into mailing_events (mailing_id, contact_id, kind, machine, created)
 select 1 + g % 100, 1 + (g * 69621) % $CONTACTS, case when g % 4 = 0 then 'click' else 'open' end, g % 5 = 0,
-       now() - make_interval(days => g % 365)
-from generate_series(1, $EVENTS) g;
+       now() - make_interval(days => (g % 365)::int)
+from generate_series(1::bigint, $EVENTS) g;
 analyze;
 SQL
 
@@ -98,11 +100,21 @@ for _ in $(seq 20); do
   times+=("$(curl -sf -o /dev/null -w '%{time_total}' "${H[@]}" "$BASE/api/segments/preview" -d "{\"rule\":$RULE}")")
 done
 read -r p50 p95 < <(python3 -c "import sys; t=sorted(map(float, sys.argv[1:])); print(t[len(t)//2], t[int(len(t)*0.95)-1])" "${times[@]}")
+say "floors: GET /healthz (20 calls) and one bare scan of the gifts in SQL"
+floor_http=()
+for _ in $(seq 20); do floor_http+=("$(curl -sf -o /dev/null -w '%{time_total}' "$BASE/healthz")"); done
+read -r f50 f95 < <(python3 -c "import sys; t=sorted(map(float, sys.argv[1:])); print(t[len(t)//2], t[int(len(t)*0.95)-1])" "${floor_http[@]}")
+t0=$(date +%s.%N)
+"${PSQL[@]}" -tA -c "select count(distinct contact_id) from client_bench.contributions" >/dev/null
+floor_sql=$(calc "$(date +%s.%N) - $t0")
 say "RFM scores for every donor + an RFM segment"
 rfm=$(compute "RFM recent" "$RFM_RULE")
 donors=$("${PSQL[@]}" -tA -c "select count(*) from client_bench.rfm_scores")
 
-printf '\ncontacts %d, gifts %d, e-mail events %d\n' "$CONTACTS" "$GIFTS" "$EVENTS"
+printf '\n%s build; contacts %d, gifts %d, e-mail events %d\n' "$PROFILE" "$CONTACTS" "$GIFTS" "$EVENTS"
 printf 'three-condition segment compute   %.2f s   (target <= 3 s)\n' "$three"
 printf 'live count preview                p50 %.3f s, p95 %.3f s   (target p95 <= 1 s)\n' "$p50" "$p95"
 printf 'RFM (%d donors) + RFM segment     %.2f s   (target <= 10 s)\n' "$donors" "$rfm"
+printf 'floors: GET /healthz p50 %.3f s, p95 %.3f s; bare scan of the gifts %.2f s\n' "$f50" "$f95" "$floor_sql"
+printf 'ratios: preview p95 / healthz p95 %.1f; segment compute / bare scan %.1f; RFM / bare scan %.1f\n' \
+  "$(calc "$p95 / $f95")" "$(calc "$three / $floor_sql")" "$(calc "$rfm / $floor_sql")"

@@ -1,4 +1,5 @@
 use crate::import::contributions::{self, ContributionPlan};
+use crate::import::external_mailings::{self, ExternalMailingsPlan};
 use crate::import::media::{self, MediaPlan};
 use crate::import::{self, ImportPlan};
 use crate::{JobContext, JobError, JobResult};
@@ -24,6 +25,8 @@ pub enum JobKind {
     UpdateSegment { segment_id: Option<i64> },
     /// A Meta Ads Manager or Google Ads export, or a column-mapped ads file.
     MediaImport(MediaPlan),
+    /// Another e-mail platform's or lemlist's report of sends made there.
+    ExternalMailingsImport(ExternalMailingsPlan),
     /// A large report's file, built for download (see `crate::reports`).
     BuildReport {
         kind: store::reports::ReportKind,
@@ -51,6 +54,7 @@ impl JobKind {
             Self::ContributionImport(_) => "Contributions Import",
             Self::UpdateSegment { .. } => "Update Segment",
             Self::MediaImport(_) => "Media Import",
+            Self::ExternalMailingsImport(_) => "External Mailings Import",
             Self::BuildReport { .. } => "Build Report",
             Self::SendReport { .. } => "Send Report",
         }
@@ -66,6 +70,7 @@ impl JobKind {
             Self::ContributionImport(_) => "contribution-import",
             Self::UpdateSegment { .. } => "update-segment",
             Self::MediaImport(_) => "media-import",
+            Self::ExternalMailingsImport(_) => "external-mailings-import",
             Self::BuildReport { .. } => "build-report",
             Self::SendReport { .. } => "send-report",
         }
@@ -81,6 +86,7 @@ impl JobKind {
             Self::ContributionImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
             Self::UpdateSegment { segment_id } => json!({ "segmentId": segment_id }),
             Self::MediaImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
+            Self::ExternalMailingsImport(plan) => serde_json::to_value(plan).unwrap_or_default(),
             Self::BuildReport {
                 kind,
                 from,
@@ -108,6 +114,9 @@ impl JobKind {
                 segment_id: payload.get("segmentId").and_then(serde_json::Value::as_i64),
             }),
             "media-import" => Ok(Self::MediaImport(serde_json::from_value(payload)?)),
+            "external-mailings-import" => Ok(Self::ExternalMailingsImport(serde_json::from_value(
+                payload,
+            )?)),
             "send-mailing" => payload
                 .get("mailingId")
                 .and_then(serde_json::Value::as_i64)
@@ -148,6 +157,12 @@ impl JobKind {
             Self::MediaImport(plan) => {
                 let mut tx = ctx.tenancy.begin(ctx.client).await?;
                 let result = media::run(&mut tx, plan).await?;
+                tx.commit().await?;
+                return Ok(result);
+            }
+            Self::ExternalMailingsImport(plan) => {
+                let mut tx = ctx.tenancy.begin(ctx.client).await?;
+                let result = external_mailings::run(&mut tx, plan).await?;
                 tx.commit().await?;
                 return Ok(result);
             }

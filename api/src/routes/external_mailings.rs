@@ -1,7 +1,9 @@
 //! External mailings: sends made elsewhere, imported from column-mapped CSV files as jobs, listed on the
-//! E-mail Analytics page and named in the selection data.
+//! Performance and E-mail Analytics pages, exported, and named in the selection data.
 
 use super::email_analytics::{check_range, PAGE_PERFORMANCE};
+use super::imports::store as store_upload;
+use super::jobs::{Job, JobAccepted};
 use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
@@ -9,11 +11,133 @@ use crate::state::SharedState;
 use chrono::NaiveDate;
 use poem::web::Data;
 use poem_openapi::param::Query;
-use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi};
-use store::external_mailings;
+use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::types::multipart::Upload;
+use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
+use std::collections::BTreeMap;
+use store::external_mailings::import::{MailingField, Source};
+use store::external_mailings::{self, ExternalMailing};
+use store::reports::files::neutralise;
+use worker::import::external_mailings::ExternalMailingsPlan;
+use worker::JobKind;
 
 pub struct ExternalMailingsApi;
+
+#[derive(Debug, Multipart)]
+pub struct ExternalMailingsUpload {
+    /// .csv or .txt (or .xls/.xlsx when the headers name the fields)
+    pub file: Upload,
+    /// `esp` (another e-mail platform, the default) or `lemlist`: the platform of rows that do not name one.
+    pub platform: Option<String>,
+    /// JSON object of file column header → field id (see GET /api/external-mailings/import/fields); without it,
+    /// columns are found by header name.
+    pub mapping: Option<String>,
+}
+
+/// A field an external mailings file column can be mapped to.
+#[derive(Debug, Object)]
+pub struct ExternalMailingField {
+    pub id: String,
+    pub label: String,
+    pub required: bool,
+    /// Other headers that name the field in common exports (lower case, letters and digits).
+    pub synonyms: Vec<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum ExternalMailingsCsv {
+    #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
+    Csv(
+        PlainText<String>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+const CSV_HEADER: [&str; 15] = [
+    "Sent on",
+    "Name",
+    "Platform",
+    "Recipients",
+    "Delivered",
+    "Bounces",
+    "Opens",
+    "Open rate",
+    "Clicks",
+    "Click rate",
+    "Unsubscribes",
+    "Gifts",
+    "Revenue",
+    "RPM",
+    "Id",
+];
+
+fn csv(rows: &[ExternalMailing]) -> Result<String, ApiError> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(CSV_HEADER).map_err(ApiError::internal)?;
+    let rate = |r: Option<f64>| r.map(|r| r.to_string()).unwrap_or_default();
+    for r in rows {
+        out.write_record([
+            r.sent_on.to_string(),
+            neutralise(&r.name),
+            platform_label(&r.source).to_owned(),
+            r.recipients.to_string(),
+            r.delivered.to_string(),
+            r.bounces.to_string(),
+            r.opens.to_string(),
+            rate(r.open_rate),
+            r.clicks.to_string(),
+            rate(r.click_rate),
+            r.unsubscribes.to_string(),
+            r.gifts.to_string(),
+            r.revenue.clone(),
+            r.rpm.clone().unwrap_or_default(),
+            r.id.to_string(),
+        ])
+        .map_err(ApiError::internal)?;
+    }
+    let bytes = out.into_inner().map_err(ApiError::internal)?;
+    String::from_utf8(bytes).map_err(ApiError::internal)
+}
+
+fn platform_label(source: &str) -> &str {
+    match source {
+        "lemlist" => "lemlist",
+        _ => "Other platform",
+    }
+}
+
+fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, MailingField>, ApiError> {
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(BTreeMap::new());
+    };
+    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
+        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
+    })?;
+    let mut mapping = BTreeMap::new();
+    for (column, field) in pairs {
+        if field.is_empty() {
+            continue;
+        }
+        let field = MailingField::from_id(&field)
+            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
+        if mapping.values().any(|f| *f == field) {
+            return Err(ApiError::BadRequest(format!(
+                "{} is mapped twice",
+                field.label()
+            )));
+        }
+        mapping.insert(column, field);
+    }
+    for required in MailingField::REQUIRED {
+        if !mapping.values().any(|f| *f == required) {
+            return Err(ApiError::BadRequest(format!(
+                "Map a column to {}",
+                required.label()
+            )));
+        }
+    }
+    Ok(mapping)
+}
 
 /// One external send. Money is a decimal string.
 #[derive(Debug, Object)]
@@ -30,7 +154,53 @@ pub struct ExternalMailingRow {
     pub opens: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
+    pub gifts: i64,
     pub revenue: String,
+    /// opens ÷ recipients (four decimals), as the Performance page's open rate; null without recipients.
+    #[oai(nullable, rename = "openRate")]
+    pub open_rate: Option<f64>,
+    /// clicks ÷ delivered (four decimals); null when nothing was delivered.
+    #[oai(nullable, rename = "clickRate")]
+    pub click_rate: Option<f64>,
+    /// revenue × 1000 ÷ delivered (decimal string); null when nothing was delivered.
+    #[oai(nullable)]
+    pub rpm: Option<String>,
+}
+
+impl From<ExternalMailing> for ExternalMailingRow {
+    fn from(r: ExternalMailing) -> Self {
+        Self {
+            id: r.id,
+            source: r.source,
+            name: r.name,
+            sent_on: r.sent_on,
+            recipients: r.recipients,
+            delivered: r.delivered,
+            bounces: r.bounces,
+            opens: r.opens,
+            clicks: r.clicks,
+            unsubscribes: r.unsubscribes,
+            gifts: r.gifts,
+            revenue: r.revenue,
+            open_rate: r.open_rate,
+            click_rate: r.click_rate,
+            rpm: r.rpm,
+        }
+    }
+}
+
+async fn rows(
+    state: &SharedState,
+    auth: &ClientAuth,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<ExternalMailing>, ApiError> {
+    auth.0.require(PAGE_PERFORMANCE)?;
+    check_range(from, to)?;
+    let mut tx = state.tenancy.begin(&auth.0.client).await?;
+    let rows = external_mailings::list(&mut tx, from, to).await?;
+    tx.commit().await?;
+    Ok(rows)
 }
 
 /// An entry of a selection list.
@@ -70,25 +240,92 @@ impl ExternalMailingsApi {
         from: Query<NaiveDate>,
         to: Query<NaiveDate>,
     ) -> Result<Json<Vec<ExternalMailingRow>>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        check_range(from.0, to.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = external_mailings::list(&mut tx, from.0, to.0).await?;
-        tx.commit().await?;
+        let rows = rows(&state, &auth, from.0, to.0).await?;
         Ok(Json(
-            rows.into_iter()
-                .map(|r| ExternalMailingRow {
-                    id: r.id,
-                    source: r.source,
-                    name: r.name,
-                    sent_on: r.sent_on,
-                    recipients: r.recipients,
-                    delivered: r.delivered,
-                    bounces: r.bounces,
-                    opens: r.opens,
-                    clicks: r.clicks,
-                    unsubscribes: r.unsubscribes,
-                    revenue: r.revenue,
+            rows.into_iter().map(ExternalMailingRow::from).collect(),
+        ))
+    }
+
+    /// External sends of `from`–`to` as CSV (names that a spreadsheet would run as formulas are made text).
+    #[oai(
+        path = "/api/external-mailings/export/csv",
+        method = "get",
+        operation_id = "exportExternalMailingsCsv"
+    )]
+    async fn export_csv(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        from: Query<NaiveDate>,
+        to: Query<NaiveDate>,
+    ) -> Result<ExternalMailingsCsv, ApiError> {
+        let rows = rows(&state, &auth, from.0, to.0).await?;
+        Ok(ExternalMailingsCsv::Csv(
+            PlainText(csv(&rows)?),
+            format!(
+                "attachment; filename=\"external-mailings-{}-{}.csv\"",
+                from.0, to.0
+            ),
+        ))
+    }
+
+    /// Imports the figures of sends made on another e-mail platform or in lemlist as a job. Columns are found
+    /// by the mapping, else by header name; a send already imported (same platform and id, or same platform,
+    /// name and send date) is replaced, never counted twice.
+    #[oai(
+        path = "/api/external-mailings/import",
+        method = "post",
+        operation_id = "importExternalMailings"
+    )]
+    async fn import(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        body: ExternalMailingsUpload,
+    ) -> Result<JobAccepted, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        let source = match body.platform.as_deref().map(str::trim) {
+            None | Some("") => Source::Esp,
+            Some(p) => Source::from_id(p).ok_or_else(|| {
+                ApiError::BadRequest("platform must be esp or lemlist".to_owned())
+            })?,
+        };
+        let mapping = parse_mapping(body.mapping.as_deref())?;
+        let mut tx = state.tenancy.begin(&auth.0.client).await?;
+        let (upload_id, filename) = store_upload(&mut tx, body.file, true).await?;
+        let plan = ExternalMailingsPlan {
+            upload_id,
+            filename,
+            source,
+            mapping,
+        };
+        let row = state
+            .queue
+            .enqueue(
+                tx,
+                Some(auth.0.user_id()),
+                &JobKind::ExternalMailingsImport(plan),
+            )
+            .await?;
+        Ok(JobAccepted::Accepted(Json(Job::from(row))))
+    }
+
+    /// The fields an external mailings file column can be mapped to.
+    #[oai(
+        path = "/api/external-mailings/import/fields",
+        method = "get",
+        operation_id = "listExternalMailingImportFields"
+    )]
+    async fn fields(&self, auth: ClientAuth) -> Result<Json<Vec<ExternalMailingField>>, ApiError> {
+        auth.0.require(PAGE_PERFORMANCE)?;
+        Ok(Json(
+            MailingField::ALL
+                .into_iter()
+                .map(|f| ExternalMailingField {
+                    id: f.id().to_owned(),
+                    label: f.label().to_owned(),
+                    required: MailingField::REQUIRED.contains(&f),
+                    synonyms: f.synonyms().iter().map(|s| (*s).to_owned()).collect(),
                 })
                 .collect(),
         ))

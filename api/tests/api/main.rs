@@ -17,6 +17,7 @@ mod dashboard;
 mod email_addresses;
 mod email_analytics;
 mod experiments;
+mod external_mailings;
 mod flights;
 mod forms;
 mod hardening;

@@ -337,6 +337,9 @@ fn guard_table() -> Vec<Expected> {
         expect("setPlanningMonthGoal", Client(&["pagePlanning"])).json(json!({ "month": "2030-01-01", "goal": "1.00" })),
         expect("getEmailAnalytics", Client(&["pagePerformance"])).query("?from=2026-01-01&to=2026-01-31"),
         expect("listExternalMailings", Client(&["pagePerformance"])).query("?from=2026-01-01&to=2026-01-31"),
+        expect("exportExternalMailingsCsv", Client(&["pagePerformance"])).query("?from=2026-01-01&to=2026-01-31"),
+        expect("importExternalMailings", Client(&["pagePerformance"])).with(Body::File),
+        expect("listExternalMailingImportFields", Client(&["pagePerformance"])),
         expect("listExternalMailingNames", ClientUser),
         expect("listLemlistCampaignNames", ClientUser),
     ]

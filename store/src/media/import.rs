@@ -245,7 +245,8 @@ pub enum Skip {
     Total,
 }
 
-fn parse_day(raw: &str) -> Option<NaiveDate> {
+/// A day as exports write it (ISO, US month/day/year, month names); a time after the date is ignored.
+pub fn parse_day(raw: &str) -> Option<NaiveDate> {
     let raw = raw.trim();
     let date_part = raw.split([' ', 'T']).next().unwrap_or(raw);
     for f in ["%Y-%m-%d", "%m/%d/%Y", "%Y/%m/%d"] {
@@ -280,7 +281,8 @@ pub fn parse_decimal(raw: &str) -> Option<String> {
     ok.then_some(cleaned)
 }
 
-fn parse_count(raw: &str) -> Option<i64> {
+/// A whole non-negative number, forgiving what [`parse_decimal`] forgives.
+pub fn parse_count(raw: &str) -> Option<i64> {
     let d = parse_decimal(raw)?;
     let (whole, frac) = d.split_once('.').unwrap_or((&d, ""));
     if frac.chars().any(|c| c != '0') {

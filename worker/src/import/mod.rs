@@ -4,6 +4,7 @@
 //! re-run finds the rows already there (every insert is `on conflict do nothing`).
 
 pub mod contributions;
+pub mod external_mailings;
 pub mod media;
 mod table;
 

@@ -5,6 +5,8 @@ import Table from 'react-bootstrap/Table';
 export interface MappingField {
   id: string;
   label: string;
+  /** Other headers that name the field in common exports (any case or punctuation), e.g. "Unique Opens". */
+  synonyms?: readonly string[];
 }
 
 /** File column header → field id; a column that is not in the map (or maps to "") is ignored. */
@@ -30,7 +32,13 @@ const SYNONYMS: Record<string, readonly string[]> = {
 function namesOf(field: MappingField): Set<string> {
   const id = normalize(field.id);
   const label = normalize(field.label);
-  return new Set([id, label, label.replace(/^donor/, ''), ...(SYNONYMS[id] ?? [])]);
+  return new Set([
+    id,
+    label,
+    label.replace(/^donor/, ''),
+    ...(SYNONYMS[id] ?? []),
+    ...(field.synonyms ?? []).map(normalize),
+  ]);
 }
 
 /**
@@ -59,19 +67,21 @@ export function mappedColumns(value: ColumnMappingValue): ColumnMappingValue {
 }
 
 /**
- * The mapping's problems: no column maps to Email, or a field is chosen for more than one column.
- * Empty when the mapping can be imported.
+ * The mapping's problems: no column maps to Email (or to each of the required fields given), or a field is chosen
+ * for more than one column. Empty when the mapping can be imported.
  */
 export function validateMapping(
   value: ColumnMappingValue,
   fields: readonly MappingField[],
-  requiredFieldId = EMAIL_FIELD_ID,
+  requiredFieldId: string | readonly string[] = EMAIL_FIELD_ID,
 ): string[] {
   const errors: string[] = [];
   const chosen = Object.values(value).filter((field) => field !== '');
-  if (!chosen.includes(requiredFieldId)) {
-    const label = fields.find((f) => f.id === requiredFieldId)?.label ?? 'Email';
-    errors.push(`Map a column to ${label}`);
+  for (const required of typeof requiredFieldId === 'string' ? [requiredFieldId] : requiredFieldId) {
+    if (!chosen.includes(required)) {
+      const label = fields.find((f) => f.id === required)?.label ?? 'Email';
+      errors.push(`Map a column to ${label}`);
+    }
   }
   const seen = new Set<string>();
   const reported = new Set<string>();
@@ -93,8 +103,8 @@ export interface ColumnMappingProps {
   fields: readonly MappingField[];
   value: ColumnMappingValue;
   onChange: (value: ColumnMappingValue) => void;
-  /** The field some column has to map to (default email). */
-  requiredFieldId?: string;
+  /** The field (or fields) some column has to map to (default email). */
+  requiredFieldId?: string | readonly string[];
   disabled?: boolean;
 }
 

@@ -29,10 +29,14 @@ import type {
   Created,
   EmailAnalytics,
   ErrorMessage,
+  ExportExternalMailingsCsvParams,
+  ExternalMailingField,
   ExternalMailingRow,
   ExternalName,
   GetEmailAnalyticsParams,
   GetPlanningCalendarParams,
+  ImportExternalMailingsBody,
+  Job,
   ListExternalMailingsParams,
   Mailing,
   MailingInput,
@@ -2553,6 +2557,298 @@ export function useListExternalMailings<TData = Awaited<ReturnType<typeof listEx
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListExternalMailingsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getExportExternalMailingsCsvUrl = (params: ExportExternalMailingsCsvParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/external-mailings/export/csv?${stringifiedParams}` : `/api/external-mailings/export/csv`
+}
+
+/**
+ * @summary External sends of `from`–`to` as CSV (names that a spreadsheet would run as formulas are made text).
+ */
+export const exportExternalMailingsCsv = async (params: ExportExternalMailingsCsvParams, options?: Parameters<typeof customFetch>[1]): Promise<string> => {
+
+  return customFetch<string>(getExportExternalMailingsCsvUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getExportExternalMailingsCsvQueryKey = (params?: ExportExternalMailingsCsvParams,) => {
+    return [
+    `/api/external-mailings/export/csv`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getExportExternalMailingsCsvQueryOptions = <TData = Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError = ErrorType<ErrorMessage>>(params: ExportExternalMailingsCsvParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getExportExternalMailingsCsvQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportExternalMailingsCsv>>> = ({ signal }) => exportExternalMailingsCsv(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ExportExternalMailingsCsvQueryResult = NonNullable<Awaited<ReturnType<typeof exportExternalMailingsCsv>>>
+export type ExportExternalMailingsCsvQueryError = ErrorType<ErrorMessage>
+
+
+export function useExportExternalMailingsCsv<TData = Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError = ErrorType<ErrorMessage>>(
+ params: ExportExternalMailingsCsvParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportExternalMailingsCsv>>,
+          TError,
+          Awaited<ReturnType<typeof exportExternalMailingsCsv>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportExternalMailingsCsv<TData = Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError = ErrorType<ErrorMessage>>(
+ params: ExportExternalMailingsCsvParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportExternalMailingsCsv>>,
+          TError,
+          Awaited<ReturnType<typeof exportExternalMailingsCsv>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportExternalMailingsCsv<TData = Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError = ErrorType<ErrorMessage>>(
+ params: ExportExternalMailingsCsvParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary External sends of `from`–`to` as CSV (names that a spreadsheet would run as formulas are made text).
+ */
+
+export function useExportExternalMailingsCsv<TData = Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError = ErrorType<ErrorMessage>>(
+ params: ExportExternalMailingsCsvParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportExternalMailingsCsv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getExportExternalMailingsCsvQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getImportExternalMailingsUrl = () => {
+
+
+
+
+  return `/api/external-mailings/import`
+}
+
+/**
+ * @summary Imports the figures of sends made on another e-mail platform or in lemlist as a job. Columns are found
+by the mapping, else by header name; a send already imported (same platform and id, or same platform,
+name and send date) is replaced, never counted twice.
+ */
+export const importExternalMailings = async (importExternalMailingsBody: ImportExternalMailingsBody, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+    const formData = new FormData();
+formData.append(`file`, importExternalMailingsBody.file);
+if(importExternalMailingsBody.platform !== undefined) {
+ formData.append(`platform`, importExternalMailingsBody.platform);
+ }
+if(importExternalMailingsBody.mapping !== undefined) {
+ formData.append(`mapping`, importExternalMailingsBody.mapping);
+ }
+
+  return customFetch<Job>(getImportExternalMailingsUrl(),
+  {
+    ...options,
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
+
+
+
+
+
+export const getImportExternalMailingsMutationKey = () => ['importExternalMailings'] as const;
+
+export const getImportExternalMailingsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importExternalMailings>>, TError,ImportExternalMailingsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importExternalMailings>>, TError,ImportExternalMailingsMutationVariables, TContext> => {
+
+const mutationKey = getImportExternalMailingsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importExternalMailings>>, ImportExternalMailingsMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  importExternalMailings(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportExternalMailingsMutationResult = NonNullable<Awaited<ReturnType<typeof importExternalMailings>>>
+    export type ImportExternalMailingsMutationBody = BodyType<ImportExternalMailingsBody>
+    export type ImportExternalMailingsMutationError = ErrorType<ErrorMessage>
+    export type ImportExternalMailingsMutationVariables = {data: BodyType<ImportExternalMailingsBody>}
+
+    /**
+ * @summary Imports the figures of sends made on another e-mail platform or in lemlist as a job. Columns are found
+by the mapping, else by header name; a send already imported (same platform and id, or same platform,
+name and send date) is replaced, never counted twice.
+ */
+export const useImportExternalMailings = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importExternalMailings>>, TError,ImportExternalMailingsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importExternalMailings>>,
+        TError,
+        ImportExternalMailingsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getImportExternalMailingsMutationOptions(options), queryClient);
+    }
+    export const getListExternalMailingImportFieldsUrl = () => {
+
+
+
+
+  return `/api/external-mailings/import/fields`
+}
+
+/**
+ * @summary The fields an external mailings file column can be mapped to.
+ */
+export const listExternalMailingImportFields = async ( options?: Parameters<typeof customFetch>[1]): Promise<ExternalMailingField[]> => {
+
+  return customFetch<ExternalMailingField[]>(getListExternalMailingImportFieldsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListExternalMailingImportFieldsQueryKey = () => {
+    return [
+    `/api/external-mailings/import/fields`
+    ] as const;
+    }
+
+
+export const getListExternalMailingImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListExternalMailingImportFieldsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listExternalMailingImportFields>>> = ({ signal }) => listExternalMailingImportFields({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListExternalMailingImportFieldsQueryResult = NonNullable<Awaited<ReturnType<typeof listExternalMailingImportFields>>>
+export type ListExternalMailingImportFieldsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListExternalMailingImportFields<TData = Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailingImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailingImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailingImportFields<TData = Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listExternalMailingImportFields>>,
+          TError,
+          Awaited<ReturnType<typeof listExternalMailingImportFields>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListExternalMailingImportFields<TData = Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The fields an external mailings file column can be mapped to.
+ */
+
+export function useListExternalMailingImportFields<TData = Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExternalMailingImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListExternalMailingImportFieldsQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -21,5 +21,21 @@ export interface ExternalMailingRow {
   opens: number;
   clicks: number;
   unsubscribes: number;
+  gifts: number;
   revenue: string;
+  /**
+     * opens ÷ recipients (four decimals), as the Performance page's open rate; null without recipients.
+     * @nullable
+     */
+  openRate?: number | null;
+  /**
+     * clicks ÷ delivered (four decimals); null when nothing was delivered.
+     * @nullable
+     */
+  clickRate?: number | null;
+  /**
+     * revenue × 1000 ÷ delivered (decimal string); null when nothing was delivered.
+     * @nullable
+     */
+  rpm?: string | null;
 }

@@ -10,6 +10,7 @@ import { isoDate, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
 import { downloadFile, groupFlights, sortFlights, type SortKey } from '../utils';
+import { ExternalMailingsSection } from './external-mailings-section';
 
 const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[] = [
   { key: 'recipients', label: 'Recipients', cell: (r) => formatCount(r.recipients) },
@@ -194,6 +195,7 @@ export function FlightsPage() {
           </Table>
         </div>
       )}
+      <ExternalMailingsSection range={range} />
     </>
   );
 }

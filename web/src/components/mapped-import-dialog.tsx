@@ -1,0 +1,150 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import {
+  ColumnMapping,
+  guessMapping,
+  mappedColumns,
+  type ColumnMappingValue,
+  type MappingField,
+  validateMapping,
+} from '@/components/form/column-mapping';
+import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
+
+/** A field a file column can feed; `required` fields must each get a column. */
+export interface ImportField extends MappingField {
+  required: boolean;
+}
+
+export interface MappedImportDialogProps {
+  show: boolean;
+  onClose: () => void;
+  /** The dialog's title, e.g. "Import External Mailings". */
+  title: string;
+  /** The fields a column can be mapped to; undefined while they load. */
+  fields: readonly ImportField[] | undefined;
+  fieldsError?: boolean;
+  /** A note under the file input: what the file should hold. */
+  hint?: ReactNode;
+  /** Controls of the import's own (a platform, a list), shown above the file. */
+  children?: ReactNode;
+  /** True while the import call runs. */
+  pending: boolean;
+  /** Starts the import with the chosen file and its mapped columns (file header → field id). */
+  onImport: (file: File, mapping: ColumnMappingValue) => void;
+}
+
+/**
+ * A column-mapped file import: choose a .csv/.txt file, its header row is read in the browser and each column is
+ * mapped to a field (columns whose header names a field, or one of its synonyms, are pre-mapped); Import is
+ * enabled once every required field has a column and no field has two.
+ */
+export function MappedImportDialog({
+  show,
+  onClose,
+  title,
+  fields,
+  fieldsError = false,
+  hint,
+  children,
+  pending,
+  onImport,
+}: MappedImportDialogProps) {
+  const [file, setFile] = useState<File | null>(null);
+  const [columns, setColumns] = useState<string[]>([]);
+  const [mapping, setMapping] = useState<ColumnMappingValue>({});
+  const [fileError, setFileError] = useState<string | null>(null);
+  const required = (fields ?? []).filter((f) => f.required).map((f) => f.id);
+
+  function reset() {
+    setFile(null);
+    setColumns([]);
+    setMapping({});
+    setFileError(null);
+  }
+
+  function close() {
+    reset();
+    onClose();
+  }
+
+  const chooseFile = async (chosen: File | undefined) => {
+    reset();
+    if (!chosen) return;
+    if (!isMappableFile(chosen.name)) {
+      setFileError('Only .csv and .txt files can be mapped; save an Excel file as CSV first.');
+      return;
+    }
+    try {
+      const header = await readHeaderRow(chosen);
+      if (header.length === 0) {
+        setFileError('The file has no header row.');
+        return;
+      }
+      setFile(chosen);
+      setColumns(header);
+      setMapping(guessMapping(header, fields ?? []));
+    } catch {
+      setFileError('Could not read the file.');
+    }
+  };
+
+  const errors = fields ? validateMapping(mapping, fields, required) : [];
+  const canSubmit = file !== null && fields !== undefined && errors.length === 0 && !pending;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (file && canSubmit) onImport(file, mappedColumns(mapping));
+  };
+
+  return (
+    <Modal show={show} onHide={close} centered size="lg" aria-labelledby="mapped-import-title">
+      <Form onSubmit={onSubmit} noValidate>
+        <Modal.Header closeButton>
+          <Modal.Title id="mapped-import-title">{title}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {children}
+          <Form.Group className="mb-3" controlId="mapped-import-file">
+            <Form.Label>File</Form.Label>
+            <Form.Control
+              type="file"
+              accept={MAPPABLE_EXTENSIONS.join(',')}
+              onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
+              isInvalid={fileError !== null}
+              disabled={pending || fields === undefined}
+            />
+            {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
+            {hint && <Form.Text as="p">{hint}</Form.Text>}
+          </Form.Group>
+          {fieldsError && <Alert variant="danger">Could not load the import fields.</Alert>}
+          {file && fields && (
+            <Form.Group className="mb-3">
+              <Form.Label as="div">Column mapping</Form.Label>
+              <ColumnMapping
+                columns={columns}
+                fields={fields}
+                value={mapping}
+                onChange={setMapping}
+                requiredFieldId={required}
+                disabled={pending}
+              />
+            </Form.Group>
+          )}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!canSubmit}>
+            {pending ? <Spinner size="sm" className="me-1" aria-hidden /> : null}
+            Import
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}
