@@ -9,4 +9,16 @@ describe('sanitizeHtml', () => {
       '<a href="https://example.org">b</a><iframe src="https://evil.example"></iframe><style>*{display:none}</style></body></html>';
     expect(sanitizeHtml(html)).toBe('<p>Hi <b>there</b></p><img src="x.png"><a>a</a><a href="https://example.org">b</a>');
   });
+
+  it('drops forms, embedded documents, vbscript: and data:text/html addresses and srcdoc', () => {
+    const html =
+      '<form action="https://evil.example"><input name="q"></form><object data="x.swf"></object><embed src="x.swf">' +
+      '<a href="VBScript:msgbox(1)">v</a><a href="data:text/html,<script>alert(1)</script>">d</a>' +
+      '<div srcdoc="<script>alert(1)</script>">s</div><svg><script>alert(1)</script></svg><math><mi xlink:href="javascript:alert(1)">m</mi></math>';
+    const clean = sanitizeHtml(html);
+    expect(clean).not.toMatch(/<form|<object|<embed|<script|srcdoc|vbscript|javascript|data:text\/html/i);
+    expect(clean).toContain('<a>v</a>');
+    expect(clean).toContain('<a>d</a>');
+    expect(clean).toContain('<div>s</div>');
+  });
 });

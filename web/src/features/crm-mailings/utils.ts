@@ -1,7 +1,5 @@
 import type { Mailing } from '@/api/gen/model';
 
-export { formatCount, formatDate, formatDateTime } from '@/lib/format';
-
 export type MailingStatus = 'DRAFT' | 'SENT' | 'CONFIRMED';
 
 /** DRAFT when isDraft; otherwise SENT when a send was attempted; otherwise CONFIRMED. */

@@ -1,5 +1,4 @@
 import type { FlightRow } from '@/api/gen/model';
-import { getClientId, getClientShort, getToken } from '@/lib/session';
 
 export type SortKey = keyof Pick<
   FlightRow,
@@ -62,26 +61,4 @@ export function sortFlights(flights: Flight[], key: SortKey, descending: boolean
   return [...flights]
     .sort((a, b) => cmp(a.total, b.total))
     .map((f) => ({ ...f, rows: [...f.rows].sort(cmp) }));
-}
-
-/** Downloads an export with the session's headers. */
-export async function downloadFile(url: string, fileName: string): Promise<void> {
-  const headers = new Headers();
-  const token = getToken();
-  const short = getClientShort();
-  const id = getClientId();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  if (short) headers.set('client-short', short);
-  if (id) headers.set('client-id', id);
-  const res = await fetch(url, { headers });
-  if (!res.ok) throw new Error(`Could not download the file (${res.status})`);
-  const href = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
 }

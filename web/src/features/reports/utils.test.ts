@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dispositionName, formatCell } from './utils';
+import { dispositionName } from '@/lib/download';
+import { formatCell } from './utils';
 
 describe('report cells', () => {
   it('format by column kind', () => {

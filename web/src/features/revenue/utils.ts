@@ -4,7 +4,6 @@ import type { StatTile } from '@/components/stat-tiles';
 import { formatIsoDate } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { chartNumber, formatMoney, formatPercent } from '@/lib/money';
-import { getClientId, getClientShort, getToken } from '@/lib/session';
 
 /** The totals of the Contributions page, in the order the README defines them. */
 export function summaryTiles(s: ContributionSummary): StatTile[] {
@@ -64,27 +63,4 @@ export function queryString(params: Record<string, string | number | boolean | u
     if (value !== undefined && value !== '') search.set(key, String(value));
   }
   return search.toString();
-}
-
-/** Downloads a file from the API with the session's headers (the generated client reads bodies as text). */
-export async function downloadFile(url: string, fileName: string): Promise<void> {
-  const headers = new Headers();
-  const token = getToken();
-  const short = getClientShort();
-  const id = getClientId();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  if (short) headers.set('client-short', short);
-  if (id) headers.set('client-id', id);
-  const res = await fetch(url, { headers });
-  if (!res.ok) throw new Error(`Could not download the file (${res.status})`);
-  const blob = await res.blob();
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
 }

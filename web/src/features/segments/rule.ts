@@ -170,13 +170,3 @@ export function changeLabel(change: number | null | undefined): string {
   if (change === 0) return '0';
   return change > 0 ? `+${change.toLocaleString()}` : change.toLocaleString();
 }
-
-/** Saves text as a downloaded file. */
-export function saveTextFile(text: string, name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}

@@ -46,12 +46,6 @@ export function describeDetail(detail: string): string {
     .join('; ');
 }
 
-/** Date and time in the browser's locale. */
-export const formatDateTime = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
-
 /** Names for ids (an unknown id shows as "#id"). */
 export function namesFor(ids: readonly number[], items: readonly { id: number; label: string }[] | undefined): string[] {
   const byId = new Map((items ?? []).map((item) => [item.id, item.label]));

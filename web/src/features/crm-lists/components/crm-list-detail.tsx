@@ -17,7 +17,8 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyError } from '@/lib/notifications';
 import { useHasPermission } from '@/lib/use-permission';
-import { formatCount, formatDateTime, saveTextFile } from '../utils';
+import { saveTextFile } from '@/lib/download';
+import { formatCount, formatDateTime } from '@/lib/format';
 import { LISTS_CRUMBS } from './crm-lists-page';
 import { ListMembers } from './list-members';
 

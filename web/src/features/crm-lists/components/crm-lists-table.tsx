@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useListCrmLists } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
-import { formatCount, formatDate } from '../utils';
+import { formatCount, formatDate } from '@/lib/format';
 
 /** The client's CRM lists: name (to the detail page), created date and count. */
 export function CrmListsTable() {

@@ -15,7 +15,7 @@ import {
 import type { CrmList, ListMember } from '@/api/gen/model';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { formatCount } from '../utils';
+import { formatCount } from '@/lib/format';
 
 const STATUS_VARIANT: Record<string, string> = { subscribed: 'success', unsubscribed: 'secondary', bounced: 'danger' };
 

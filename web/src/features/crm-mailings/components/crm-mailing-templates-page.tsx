@@ -6,7 +6,7 @@ import { useListMailingTemplates } from '@/api/gen';
 import { Breadcrumbs, type Crumb } from '@/components/breadcrumbs';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
-import { formatDateTime } from '../utils';
+import { formatDateTime } from '@/lib/format';
 
 export const TEMPLATES_CRUMBS: Crumb[] = [{ label: 'CRM' }, { label: 'Templates', to: '/crm-mailing-templates' }];
 

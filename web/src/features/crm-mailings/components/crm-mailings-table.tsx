@@ -6,7 +6,8 @@ import { useListMailings } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { MailingRevenueCells, MailingRevenueHeaders } from './mailing-revenue';
-import { formatCount, formatDateTime, mailingStatus, openRate, type MailingStatus } from '../utils';
+import { formatCount, formatDateTime } from '@/lib/format';
+import { mailingStatus, openRate, type MailingStatus } from '../utils';
 
 const STATUS_BG: Record<MailingStatus, string> = { DRAFT: 'secondary', CONFIRMED: 'primary', SENT: 'success' };
 

@@ -3,7 +3,7 @@ import { useGetMailingFirst48Hours, useGetMailingLinks } from '@/api/gen';
 import type { HourCounts } from '@/api/gen/model';
 import { EChart } from '@/components/charts/echart';
 import { PageSpinner } from '@/components/page-spinner';
-import { formatCount } from '../utils';
+import { formatCount } from '@/lib/format';
 
 /** The chart of human opens and clicks per hour over the first 48 hours. */
 export function first48HoursOption(hours: HourCounts[]) {

@@ -10,7 +10,8 @@ import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { MailingActivity } from './mailing-activity';
 import { MailingRevenueFigures } from './mailing-revenue';
-import { formatCount, formatDateTime, openRate } from '../utils';
+import { formatCount, formatDateTime } from '@/lib/format';
+import { openRate } from '../utils';
 
 /** A sandboxed rendering of a mailing body: the HTML never enters the app's DOM. */
 export function MailingBodyPreview({ html, title }: { html: string; title: string }) {

@@ -9,7 +9,8 @@ import { PageSpinner } from '@/components/page-spinner';
 import { isoDate, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
-import { downloadFile, groupFlights, sortFlights, type SortKey } from '../utils';
+import { downloadFile } from '@/lib/download';
+import { groupFlights, sortFlights, type SortKey } from '../utils';
 import { ExternalMailingsSection } from './external-mailings-section';
 
 const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[] = [

@@ -6,7 +6,6 @@ import { clearSnacks } from '@/lib/notifications';
 import { jsonResponse, renderWithProviders } from '@/test/utils';
 import { JobBanners } from './job-banners';
 import { JobFinishedDialog } from './job-finished-dialog';
-import { CrmListsTable } from '@/features/crm-lists/components/crm-lists-table';
 import { JobPollers } from './job-pollers';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -119,41 +118,6 @@ describe('job polling', () => {
     await elapse(500);
     expect(getTrackedJobs()).toEqual([]);
     expect(localStorage.getItem('pollJobs')).toBeNull();
-  });
-
-  it('refreshes what the job changed when it ends: the lists table shows the new count (issue 17, bug 1)', async () => {
-    let finished = false;
-    fetchMock.mockImplementation((input) => {
-      const url = String(input);
-      if (url === '/api/jobs/5') {
-        const answer = finished
-          ? job({ status: 'done', progress: 100, completed: true, success: true })
-          : job({ status: 'running', progress: 50 });
-        return Promise.resolve(jsonResponse(answer));
-      }
-      if (url === '/api/crm-list') {
-        return Promise.resolve(
-          jsonResponse([
-            { id: 7, name: 'Uploaded', count: finished ? 12345 : 0, created: new Date().toISOString(), kind: 'upload', originCodes: [] },
-          ]),
-        );
-      }
-      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-    });
-    renderWithProviders(
-      <>
-        <CrmListsTable />
-        <JobPollers />
-      </>,
-    );
-    act(() => trackJob(job({ label: 'CRM List Upload', command: 'crm-list-upload' })));
-    await elapse(0);
-    const row = screen.getByRole('link', { name: 'Uploaded' }).closest('tr')!;
-    expect(row).toHaveTextContent('0');
-    finished = true;
-    await elapse(1000);
-    await elapse(0);
-    expect(screen.getByRole('link', { name: 'Uploaded' }).closest('tr')!).toHaveTextContent((12345).toLocaleString());
   });
 
   it('stops polling and drops the job when a poll fails', async () => {

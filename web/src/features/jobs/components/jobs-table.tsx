@@ -6,12 +6,8 @@ import { useListJobs } from '@/api/gen';
 import type { Job } from '@/api/gen/model';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
+import { formatDateTime } from '@/lib/format';
 import { isExternalLink, jobLabel, jobResultLink } from '../utils';
-
-const formatDate = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
 
 function StatusBadge({ job }: { job: Job }) {
   const bg = job.status === 'done' ? 'secondary' : job.status === 'running' ? 'primary' : 'light';
@@ -85,7 +81,7 @@ export function JobsTable() {
             <td>
               <Success job={job} />
             </td>
-            <td>{formatDate(job.created)}</td>
+            <td>{formatDateTime(job.created)}</td>
             <td>
               <ResultCell job={job} />
             </td>

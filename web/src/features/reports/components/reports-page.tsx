@@ -13,7 +13,8 @@ import { formatIsoDate, rangeFromParams, type DateRange } from '@/lib/date-range
 import { formatCount } from '@/lib/format';
 import { trackJob } from '@/lib/job-tracker';
 import { notifyError, notifySuccess } from '@/lib/notifications';
-import { downloadFile, formatCell } from '../utils';
+import { downloadFile } from '@/lib/download';
+import { formatCell } from '../utils';
 import { ReportSchedules } from './report-schedules';
 
 type Format = 'csv' | 'xlsx';
@@ -43,6 +44,7 @@ function ReportView({ report, range }: { report: ReportTable; range: DateRange }
       await downloadFile(
         `/api/reports/${report.key}/file?format=${format}&${query(range)}`,
         `${report.key}-${range.from}-${range.to}.${format}`,
+        { nameFromServer: true },
       );
     } catch (e) {
       notifyError(e, 'Could not download the report');
@@ -111,9 +113,9 @@ function BuiltFile({ id, onDone }: { id: string; onDone: () => void }) {
         size="sm"
         variant="success"
         onClick={() =>
-          void downloadFile(`/api/report-files/${encodeURIComponent(id)}`, `report-${id}`).catch((e: unknown) =>
-            notifyError(e, 'Could not download the report'),
-          )
+          void downloadFile(`/api/report-files/${encodeURIComponent(id)}`, `report-${id}`, {
+            nameFromServer: true,
+          }).catch((e: unknown) => notifyError(e, 'Could not download the report'))
         }
       >
         Download the file

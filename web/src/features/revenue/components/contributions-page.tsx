@@ -26,7 +26,8 @@ import { formatCount, formatDateTime } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
 import { notifyError } from '@/lib/notifications';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { dailyRevenueOption, downloadFile, queryString, summaryTiles } from '../utils';
+import { downloadFile } from '@/lib/download';
+import { dailyRevenueOption, queryString, summaryTiles } from '../utils';
 
 export const GIFT_PAGE_SIZE = 25;
 

@@ -10,7 +10,7 @@ import { EChart } from '@/components/charts/echart';
 import { StatTiles } from '@/components/stat-tiles';
 import { formatMoney } from '@/lib/money';
 import { notifyCrmSuccess, notifyError } from '@/lib/notifications';
-import { saveTextFile } from '../rule';
+import { saveTextFile } from '@/lib/download';
 
 const PAGE_SIZE = 25;
 

@@ -3,7 +3,8 @@ import Table from 'react-bootstrap/Table';
 import { useListAuditEvents } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
-import { describeDetail, formatDateTime } from '../utils';
+import { formatDateTime } from '@/lib/format';
+import { describeDetail } from '../utils';
 
 export const AUDIT_EVENT_LIMIT = 50;
 
