@@ -9,7 +9,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { formatIsoDate, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
-import { downloadFile } from '../utils';
+import { downloadFile } from '@/lib/download';
 import { ExternalMailingsImportDialog } from './external-mailings-import-dialog';
 
 const PLATFORM_LABEL: Record<string, string> = { esp: 'Other platform', lemlist: 'lemlist' };
