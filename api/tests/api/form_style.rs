@@ -42,7 +42,7 @@ async fn a_forms_style_round_trips_to_the_public_viewer_and_bad_values_are_refus
     );
 
     let style = json!({
-        "primaryColor": " #1A7F37 ",
+        "primaryColor": "#1A7F37",
         "backgroundColor": "#fff8e1",
         "logoUrl": "https://cdn.example.org/logo.png",
         "buttonText": "  Join us  ",
