@@ -19,6 +19,7 @@ mod email_analytics;
 mod experiments;
 mod external_mailings;
 mod flights;
+mod form_style;
 mod forms;
 mod hardening;
 mod identity;

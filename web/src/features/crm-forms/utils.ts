@@ -46,3 +46,7 @@ export function parseViewerPath(pathname: string): ViewerParams {
   const client = params.get('client') || null;
   return { id: id !== null && id > 0 ? id : null, client };
 }
+
+/** The body the server gives a form saved without one (api/src/sanitize.rs, DEFAULT_FORM_BODY). */
+export const DEFAULT_FORM_BODY =
+  '<form>\n  <label for="email">Email</label>\n  <input type="email" id="email" name="email" placeholder="you@example.org" required>\n  <button type="submit">Sign up</button>\n</form>';

@@ -5,6 +5,7 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { FormStyle } from './formStyle.ts';
 
 export interface Form {
   id: number;
@@ -21,6 +22,7 @@ export interface Form {
   /** Same as submissionCount (the spec names both). */
   submissions: number;
   viewCount: number;
+  style: FormStyle;
   created: string;
   updated: string;
 }

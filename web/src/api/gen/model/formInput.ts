@@ -5,6 +5,7 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { FormStyle } from './formStyle.ts';
 
 /**
  * Fields of a form; absent fields keep their value on PATCH.
@@ -34,4 +35,6 @@ export interface FormInput {
   bodyHtml?: string | null;
   /** @nullable */
   enabled?: boolean | null;
+  /** Replaces the whole style when present (a null field goes back to the default). */
+  style?: FormStyle & (unknown | null) | null;
 }

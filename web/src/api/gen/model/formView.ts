@@ -5,9 +5,10 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { FormStyle } from './formStyle.ts';
 
 /**
- * What the public viewer needs: the cleaned body and where to go afterwards.
+ * What the public viewer needs: the cleaned body, its style and where to go afterwards.
  */
 export interface FormView {
   id: number;
@@ -15,4 +16,5 @@ export interface FormView {
   bodyHtml: string;
   /** @nullable */
   redirect_url?: string | null;
+  style: FormStyle;
 }

@@ -74,6 +74,7 @@ export * from './flightRow.ts';
 export * from './forecastBand.ts';
 export * from './form.ts';
 export * from './formInput.ts';
+export * from './formStyle.ts';
 export * from './formView.ts';
 export * from './getAuthConfigParams.ts';
 export * from './getContributionBreakdownsParams.ts';

@@ -16,7 +16,7 @@ import {
   useDeleteCrmForm,
   useGetCrmForm,
 } from '@/api/gen';
-import type { Form as CrmForm, FormInput, OriginCode } from '@/api/gen/model';
+import type { Form as CrmForm, FormInput, FormStyle, OriginCode } from '@/api/gen/model';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { DetailGrid } from '@/components/detail-grid';
@@ -25,13 +25,26 @@ import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { getClientShort } from '@/lib/session';
 import { useHasPermission } from '@/lib/use-permission';
-import { formatCount, formDisplayName, publicFormLink } from '../utils';
+import { DEFAULT_FORM_BODY, formatCount, formDisplayName, publicFormLink } from '../utils';
 import { FORMS_CRUMBS } from './crm-forms-page';
+import { FormPreview } from './form-preview';
 import { FormSignups } from './form-signups';
+import { FormStyleFields, styleValid } from './form-style-fields';
 
 type OriginMode = 'new' | 'existing';
 
 const NAME_MAX = 200;
+
+/** What is sent: trimmed, empty fields as null (the default style). */
+const cleanStyle = (style: FormStyle): FormStyle => {
+  const clean = (v: string | null | undefined) => v?.trim() || null;
+  return {
+    primaryColor: clean(style.primaryColor),
+    backgroundColor: clean(style.backgroundColor),
+    logoUrl: clean(style.logoUrl),
+    buttonText: clean(style.buttonText),
+  };
+};
 
 /** The public link of a saved form, with a copy button. */
 function PublicLink({ id }: { id: number }) {
@@ -82,12 +95,13 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
   const [redirectUrl, setRedirectUrl] = useState(form?.redirect_url ?? '');
   const [bodyHtml, setBodyHtml] = useState(form?.bodyHtml ?? '');
   const [enabled, setEnabled] = useState(form?.enabled ?? true);
+  const [style, setStyle] = useState<FormStyle>(form?.style ?? {});
   const [confirming, setConfirming] = useState(false);
 
   const save = useMutation({
     mutationFn: async (): Promise<CrmForm> => {
       const redirect = redirectUrl.trim();
-      const data: FormInput = { name: name.trim(), enabled };
+      const data: FormInput = { name: name.trim(), enabled, style: cleanStyle(style) };
       // A new code goes by name with the form, so the server creates both or neither.
       const code = newCode.trim();
       if (mode === 'new' && code) data.originCodeName = code;
@@ -127,13 +141,16 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
 
   const nameMissing = name.trim() === '';
   const nameValid = !nameMissing && name.trim().length <= NAME_MAX;
+  const canSave = nameValid && styleValid(style);
+  // An empty body is saved as the default one: preview that.
+  const previewBody = bodyHtml.trim() ? bodyHtml : DEFAULT_FORM_BODY;
   const busy = save.isPending || remove.isPending;
   const originCodeText = mode === 'new' ? newCode.trim() : (existingCode?.label ?? '');
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!nameValid || busy) return;
+    if (!canSave || busy) return;
     save.mutate();
   };
 
@@ -213,14 +230,18 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
             </Form.Group>
             <div className="col-lg-6">
               <div className="form-label">Preview</div>
-              {/* The body never enters the app's DOM: it renders in a sandbox without scripts. */}
-              <iframe
-                title="Form preview"
-                sandbox=""
-                srcDoc={bodyHtml}
-                className="w-100 border rounded bg-white"
-                style={{ height: '24rem' }}
-              />
+              <FormPreview title="Form preview" name={name} style={style} bodyHtml={previewBody} />
+            </div>
+          </div>
+        </Tab>
+        <Tab eventKey="style" title="Style">
+          <div className="row g-3">
+            <div className="col-lg-6">
+              <FormStyleFields style={style} onChange={setStyle} />
+            </div>
+            <div className="col-lg-6">
+              <div className="form-label">Preview</div>
+              <FormPreview title="Style preview" name={name} style={style} bodyHtml={previewBody} />
             </div>
           </div>
         </Tab>
@@ -248,7 +269,7 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
           />
           {form && <PublicLink id={form.id} />}
           <div className="d-flex gap-2">
-            <Button type="submit" disabled={!nameValid || busy}>
+            <Button type="submit" disabled={!canSave || busy}>
               Save
             </Button>
             {form && (

@@ -23,6 +23,7 @@ const FORM: Form = {
   viewCount: 3,
   created: '2026-03-04T10:20:30Z',
   updated: '2026-03-04T10:20:30Z',
+  style: {},
 };
 
 beforeEach(() => {
@@ -125,6 +126,7 @@ describe('CrmFormEditor', () => {
       enabled: true,
       originCodeName: 'spring-form',
       redirect_url: 'https://example.org/thanks',
+      style: { primaryColor: null, backgroundColor: null, logoUrl: null, buttonText: null },
     });
   });
 
@@ -212,9 +214,10 @@ describe('CrmFormEditor', () => {
     expect(JSON.parse(filter!)).toEqual({ formId: 9, limit: 20 });
 
     await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
-    const preview = screen.getByTitle('Form preview');
-    expect(preview).toHaveAttribute('sandbox', '');
-    expect(preview).toHaveAttribute('srcdoc', FORM.bodyHtml);
+    // The viewer's own rendering, in a frame where nothing of the body can run.
+    const preview = screen.getByTitle<HTMLIFrameElement>('Form preview');
+    expect(preview).toHaveAttribute('sandbox', 'allow-same-origin');
+    await waitFor(() => expect(preview.contentDocument!.querySelector('.styled-form-body button')).toHaveTextContent('Join'));
 
     await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
     expect(screen.getByLabelText('Public form link')).toHaveValue(`${window.location.origin}/form-viewer;id=9;client=demo`);

@@ -10,6 +10,7 @@ const VIEW: FormView = {
   id: 5,
   name: 'Spring signup',
   bodyHtml: '<form id="signup"><input type="email" name="email" aria-label="Your email"><button type="submit">Join</button></form>',
+  style: {},
 };
 
 function serve({ view = VIEW, submit }: { view?: FormView | null; submit?: () => Response } = {}) {

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Container from 'react-bootstrap/Container';
 import Spinner from 'react-bootstrap/Spinner';
 import { recordCrmFormView, submitCrmForm, useViewCrmForm } from '@/api/gen';
 import type { FormView } from '@/api/gen/model';
 import { ApiError } from '@/lib/api-client';
+import { StyledFormPage } from './styled-form';
 
 /** The submit handler is bound this long after the body renders (bots that post at once find no handler). */
 export const SUBMIT_BIND_DELAY_MS = 1000;
@@ -25,9 +25,9 @@ const honeypotStyle = {
 
 function NotAvailable() {
   return (
-    <Container className="py-5">
-      <p className="lead text-center">{NOT_AVAILABLE}</p>
-    </Container>
+    <main className="container py-5">
+      <h1 className="h4 text-center">{NOT_AVAILABLE}</h1>
+    </main>
   );
 }
 
@@ -100,15 +100,14 @@ function FormBody({
 
   if (done) {
     return (
-      <Container className="py-5">
-        <p className="lead text-center">{THANK_YOU}</p>
-      </Container>
+      <StyledFormPage name={form.name} style={form.style}>
+        <p className="lead">{THANK_YOU}</p>
+      </StyledFormPage>
     );
   }
   return (
-    <Container className="py-4 form-viewer">
-      {/* Already sanitised by the server (no scripts, handlers or javascript: URLs). */}
-      <div ref={body} className="form-viewer-body" dangerouslySetInnerHTML={{ __html: form.bodyHtml }} />
+    // The body is already sanitised by the server (no scripts, handlers or javascript: URLs).
+    <StyledFormPage name={form.name} style={form.style} bodyHtml={form.bodyHtml} bodyRef={body}>
       <div aria-hidden="true" style={honeypotStyle}>
         <label htmlFor="form-viewer-website">Website</label>
         <input
@@ -126,7 +125,7 @@ function FormBody({
           {error}
         </Alert>
       )}
-    </Container>
+    </StyledFormPage>
   );
 }
 
@@ -151,11 +150,11 @@ export function FormViewer({ id, client, onRedirect = defaultRedirect }: FormVie
   if (!valid || form.isError) return <NotAvailable />;
   if (form.isPending) {
     return (
-      <Container className="py-5 text-center">
+      <main className="container py-5 text-center">
         <Spinner animation="border" role="status">
           <span className="visually-hidden">Loading form</span>
         </Spinner>
-      </Container>
+      </main>
     );
   }
   return <FormBody form={form.data} client={client} onRedirect={onRedirect} />;

@@ -1,0 +1,146 @@
+import { useState, type ChangeEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import type { FormStyle } from '@/api/gen/model';
+import { DEFAULT_BACKGROUND, DEFAULT_PRIMARY } from './styled-form';
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+/** The server takes at most 200,000 characters of data URL: about 150 kB of image. */
+export const MAX_LOGO_BYTES = 150_000;
+const LOGO_TYPES = 'image/png,image/jpeg,image/gif,image/webp';
+
+/** Empty means the default; otherwise `#rrggbb`. */
+export const colourValid = (value: string | null | undefined): boolean => !value?.trim() || HEX.test(value.trim());
+
+/** Empty, an https address or an uploaded image. */
+export const logoValid = (value: string | null | undefined): boolean => {
+  const v = value?.trim() ?? '';
+  return v === '' || /^https:\/\/\S+$/i.test(v) || /^data:image\/(png|jpeg|gif|webp);base64,/.test(v);
+};
+
+export const styleValid = (style: FormStyle): boolean =>
+  colourValid(style.primaryColor) && colourValid(style.backgroundColor) && logoValid(style.logoUrl);
+
+function ColourField({
+  id,
+  label,
+  value,
+  fallback,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  fallback: string;
+  onChange: (value: string) => void;
+}) {
+  const valid = colourValid(value);
+  return (
+    <Form.Group className="mb-3 col-sm-6" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      <InputGroup hasValidation>
+        <Form.Control
+          type="color"
+          aria-label={`Pick ${label.toLowerCase()}`}
+          id={`${id}-picker`}
+          className="form-control-color flex-grow-0"
+          value={valid && value ? value : fallback}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <Form.Control
+          id={id}
+          value={value}
+          placeholder={fallback}
+          maxLength={7}
+          isInvalid={!valid}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        {!valid && (
+          <Form.Control.Feedback type="invalid">Enter a colour like #1a73e8, or leave it empty.</Form.Control.Feedback>
+        )}
+      </InputGroup>
+    </Form.Group>
+  );
+}
+
+/** The Style tab's fields: colours, logo (address or upload) and button text. Empty fields use the default. */
+export function FormStyleFields({ style, onChange }: { style: FormStyle; onChange: (style: FormStyle) => void }) {
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const set = (patch: Partial<FormStyle>) => onChange({ ...style, ...patch });
+  const logo = style.logoUrl ?? '';
+  const uploaded = logo.startsWith('data:');
+
+  const upload = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!LOGO_TYPES.split(',').includes(file.type)) {
+      setUploadError('The logo must be a PNG, JPEG, GIF or WebP image.');
+      return;
+    }
+    if (file.size > MAX_LOGO_BYTES) {
+      setUploadError('The logo image is too large (at most 150 kB).');
+      return;
+    }
+    setUploadError(null);
+    const reader = new FileReader();
+    reader.onload = () => {
+      if (typeof reader.result === 'string') set({ logoUrl: reader.result });
+    };
+    reader.readAsDataURL(file);
+  };
+
+  return (
+    <div className="row">
+      <ColourField
+        id="crm-form-primary-color"
+        label="Primary colour"
+        value={style.primaryColor ?? ''}
+        fallback={DEFAULT_PRIMARY}
+        onChange={(primaryColor) => set({ primaryColor })}
+      />
+      <ColourField
+        id="crm-form-background-color"
+        label="Background colour"
+        value={style.backgroundColor ?? ''}
+        fallback={DEFAULT_BACKGROUND}
+        onChange={(backgroundColor) => set({ backgroundColor })}
+      />
+      <Form.Group className="mb-3" controlId="crm-form-logo-url">
+        <Form.Label>Logo URL</Form.Label>
+        <InputGroup hasValidation>
+          <Form.Control
+            type="url"
+            value={uploaded ? '' : logo}
+            placeholder={uploaded ? 'Uploaded image' : 'https://…'}
+            maxLength={2000}
+            isInvalid={!uploaded && !logoValid(logo)}
+            onChange={(e) => set({ logoUrl: e.target.value })}
+          />
+          {logo && (
+            <Button variant="outline-secondary" onClick={() => set({ logoUrl: null })}>
+              Remove logo
+            </Button>
+          )}
+          <Form.Control.Feedback type="invalid">The logo URL must start with https://</Form.Control.Feedback>
+        </InputGroup>
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="crm-form-logo-file">
+        <Form.Label>Or upload a logo</Form.Label>
+        <Form.Control type="file" accept={LOGO_TYPES} onChange={upload} isInvalid={uploadError !== null} />
+        <Form.Control.Feedback type="invalid">{uploadError}</Form.Control.Feedback>
+        <Form.Text muted>PNG, JPEG, GIF or WebP, at most 150 kB.</Form.Text>
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="crm-form-button-text">
+        <Form.Label>Button text</Form.Label>
+        <Form.Control
+          value={style.buttonText ?? ''}
+          placeholder="As in the form body"
+          maxLength={100}
+          onChange={(e) => set({ buttonText: e.target.value })}
+        />
+      </Form.Group>
+    </div>
+  );
+}
