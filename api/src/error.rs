@@ -111,9 +111,9 @@ const DATABASE_UNAVAILABLE: &str = "The database is unavailable; try again short
 fn database_unreachable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
-        sqlx::Error::Database(db) => db
-            .code()
-            .is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")),
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")
+        }),
         _ => false,
     }
 }
@@ -197,4 +197,27 @@ pub async fn render(err: poem::Error) -> Response {
         _ => err.to_string(),
     };
     json_message(status, &message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_out_of_reach_answers_503_and_any_other_database_error_500() {
+        for e in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed] {
+            let api = ApiError::from(e);
+            assert_eq!(api.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(api.to_string(), DATABASE_UNAVAILABLE);
+        }
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            ApiError::from(sqlx::Error::Io(refused)).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            ApiError::from(sqlx::Error::RowNotFound).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+    }
 }
