@@ -66,11 +66,10 @@ impl From<tenancy::TenancyError> for ApiError {
             T::InvalidShortName(_) | T::InvalidClientName => Self::BadRequest(e.to_string()),
             T::DuplicateClient(_) => Self::Conflict(e.to_string()),
             T::UnknownClient(_) => Self::NotFound(e.to_string()),
-            T::Database(_)
-            | T::Migrate(_)
-            | T::DuplicateMigration(_)
-            | T::MigrationState(_)
-            | T::SchemasFailed(_) => Self::internal(e),
+            T::Database(db) => db.into(),
+            T::Migrate(_) | T::DuplicateMigration(_) | T::MigrationState(_) | T::SchemasFailed(_) => {
+                Self::internal(e)
+            }
         }
     }
 }
@@ -97,8 +96,27 @@ impl From<sqlx::Error> for ApiError {
             .and_then(|name| TAKEN_NAMES.iter().find(|(index, _)| *index == name));
         match taken {
             Some((_, message)) => Self::Conflict((*message).to_owned()),
+            None if database_unreachable(&e) => {
+                tracing::error!(error = %e, "database unavailable");
+                Self::Unavailable(DATABASE_UNAVAILABLE.to_owned())
+            }
             None => Self::internal(e),
         }
+    }
+}
+
+const DATABASE_UNAVAILABLE: &str = "The database is unavailable; try again shortly";
+
+/// A database that is restarting or out of reach is a passing condition the caller can retry (503), not a fault
+/// of the server (500): no connection could be had, the connection broke, or the server is shutting down or
+/// starting up (SQLSTATE class 08, 57P01–57P03).
+fn database_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")
+        }),
+        _ => false,
     }
 }
 
@@ -181,4 +199,27 @@ pub async fn render(err: poem::Error) -> Response {
         _ => err.to_string(),
     };
     json_message(status, &message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_out_of_reach_answers_503_and_any_other_database_error_500() {
+        for e in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed] {
+            let api = ApiError::from(e);
+            assert_eq!(api.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(api.to_string(), DATABASE_UNAVAILABLE);
+        }
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            ApiError::from(sqlx::Error::Io(refused)).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            ApiError::from(sqlx::Error::RowNotFound).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+    }
 }

@@ -91,9 +91,15 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
                     }
                 }
                 Err(e) => {
+                    // Every submission of the batch gets the batch's answer: 503 while the database is away.
                     let message = e.to_string();
+                    let unavailable = matches!(e, ApiError::Unavailable(_));
                     for item in items {
-                        let _ = item.reply.send(Err(ApiError::Internal(message.clone())));
+                        let _ = item.reply.send(Err(if unavailable {
+                            ApiError::Unavailable(message.clone())
+                        } else {
+                            ApiError::Internal(message.clone())
+                        }));
                     }
                 }
             }

@@ -63,6 +63,12 @@ pub async fn run_pool(
 
     let monitor = Monitor::new()
         .shutdown_timeout(config.shutdown_timeout)
+        // A worker whose Redis connection breaks (Redis restarted) ends with an error; without a restart the
+        // process would live on with no one taking jobs. Restarted workers find Redis again once it answers.
+        .should_restart(|worker, error| {
+            tracing::warn!(worker = worker.name(), restarts = worker.restarts(), %error, "worker restarted");
+            true
+        })
         .register_n(config.concurrency.max(1), move |index, _| {
             WorkerBuilder::new(format!("{prefix}-{index}"))
                 // Without an interval the backend asks Redis for work thousands of times a second while a

@@ -1,11 +1,13 @@
 //! Reconcile: the database is the record of which jobs exist; Redis only carries the messages. When Redis loses
 //! them (restarted without persistence, flushed, a push that failed after the row committed), a job row stays
-//! `queued` with nothing to run it. Each worker, at start and then every minute, looks for queued rows older than
-//! [`GRACE`] whose message the queue does not hold, and puts a message on the queue again.
+//! `queued` with nothing to run it, or `running` when its worker lost the message mid-job and dropped the job.
+//! Each worker, at start and then every minute, looks for such rows older than [`GRACE`] — running ones only
+//! when no worker holds their per-job lock — whose message the queue does not hold, and queues a message again.
 //!
 //! A job is never run twice at once: the runner takes a per-job advisory lock and skips rows already done, so a
 //! message that turns out to be a duplicate (two workers reconciling together) costs one skipped delivery.
 
+use crate::runner::JOB_LOCK;
 use crate::{JobError, JobMessage, JobQueue};
 use std::time::Duration;
 use tenancy::Tenancy;
@@ -51,11 +53,21 @@ pub async fn once(
                 continue;
             }
         };
+        // A running row's lock (the runner's key, see `runner::execute`) is tried only for running rows, and held
+        // only for this transaction, so a worker starting a queued job never finds it taken by reconcile.
         let ids: Vec<i64> = sqlx::query_scalar(
-            "select id from jobs where status = 'queued' and updated < now() - make_interval(secs => $1)
+            "select id from jobs
+             where updated < now() - make_interval(secs => $1)
+               and case status
+                     when 'queued' then true
+                     when 'running' then pg_try_advisory_xact_lock(($2::bigint | id) # ($3::bigint << 32))
+                     else false
+                   end
              order by id",
         )
         .bind(GRACE.as_secs_f64())
+        .bind(JOB_LOCK)
+        .bind(client.id)
         .fetch_all(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -3,7 +3,7 @@ use sqlx::types::Json;
 use tenancy::{Client, Tenancy};
 
 /// The namespace of the per-job advisory locks (mailing sends lock on the bare mailing id).
-const JOB_LOCK: i64 = 1 << 56;
+pub(crate) const JOB_LOCK: i64 = 1 << 56;
 
 /// Runs one queue message to the end. `Err` means "try again later" (apalis retries with backoff);
 /// every other outcome, success or final failure, is written to the job row and returns `Ok`.
