@@ -14,6 +14,7 @@ pub mod limits;
 pub mod notices;
 pub mod secrets;
 pub mod sessions;
+pub mod sign_in;
 pub mod sms;
 pub mod totp;
 
@@ -200,4 +201,16 @@ mod tests {
         assert!(!is_valid_phone("202-555-0123"));
         assert!(!is_valid_phone("202555012"));
     }
+}
+
+/// A signed-in user's first name, for merge tags in test sends.
+pub async fn first_name(
+    state: &crate::state::AppState,
+    realm: &Realm,
+    user_id: i64,
+) -> Result<String, crate::error::ApiError> {
+    let mut tx = realm.begin(&state.tenancy).await?;
+    let account = find_by_id(&mut tx, realm, user_id).await?;
+    tx.commit().await?;
+    Ok(account.map(|a| a.first_name).unwrap_or_default())
 }

@@ -67,9 +67,18 @@ pub enum ApiTags {
 }
 
 pub type Apis = (
-    auth::AuthApi,
-    session::SessionApi,
-    users::UsersApi,
+    (
+        auth::SignInApi,
+        auth::RegistrationApi,
+        auth::PasswordResetApi,
+        auth::TokensApi,
+    ),
+    (
+        session::SessionApi,
+        session::ProfileApi,
+        session::AuthenticatorApi,
+    ),
+    (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
     settings::SettingsApi,
     jobs::JobsApi,
@@ -110,9 +119,22 @@ pub type Apis = (
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
         (
-            auth::AuthApi,
-            session::SessionApi,
-            users::UsersApi,
+            (
+                auth::SignInApi,
+                auth::RegistrationApi,
+                auth::PasswordResetApi,
+                auth::TokensApi,
+            ),
+            (
+                session::SessionApi,
+                session::ProfileApi,
+                session::AuthenticatorApi,
+            ),
+            (
+                users::UsersApi,
+                users::RolesApi,
+                users::AuditEventsApi,
+            ),
             universal_users::UniversalUsersApi,
             settings::SettingsApi,
             jobs::JobsApi,

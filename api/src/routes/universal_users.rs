@@ -1,11 +1,11 @@
 //! Manage Universal Users: agency staff accounts, which clients each may use, and their universal permissions.
 //! Needs the universal permission "view user".
 
-use super::auth::address;
 use super::ApiTags;
 use crate::auth::{BasicAuth, UserSession, UNIVERSAL_PERMISSIONS, VIEW_USER};
 use crate::error::ApiError;
 use crate::identity::challenges::{self, Purpose};
+use crate::identity::sign_in::address;
 use crate::identity::{self, audit, sessions, Realm};
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};

@@ -547,8 +547,7 @@ impl MailingsApi {
             sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
         let to = auth.0.claims.user.email.clone();
         let first_name =
-            crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id)
-                .await?;
+            crate::identity::first_name(&state, &auth.0.realm(), auth.0.claims.user.id).await?;
         // Merged exactly as the real send merges them: subject and body.
         let values = worker::mail::MergeValues {
             first_name,
