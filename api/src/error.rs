@@ -71,6 +71,12 @@ impl From<tenancy::TenancyError> for ApiError {
     }
 }
 
+impl From<domain::InvalidListName> for ApiError {
+    fn from(e: domain::InvalidListName) -> Self {
+        Self::BadRequest(e.to_string())
+    }
+}
+
 /// The unique name indexes of the client data and what the caller is told when a name is taken.
 const TAKEN_NAMES: [(&str, &str); 3] = [
     (

@@ -1,7 +1,9 @@
 //! Types of the product's domain that the api and the worker share: pure values, no database, no I/O.
 
 mod email;
+mod list_name;
 mod refcode;
 
 pub use email::{Email, InvalidEmail};
+pub use list_name::{InvalidListName, ListName, LIST_NAME_MAX};
 pub use refcode::{CodePattern, ParsedCode};

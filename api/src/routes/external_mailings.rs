@@ -1,9 +1,9 @@
 //! External mailings: sends made elsewhere, imported from column-mapped CSV files as jobs, listed on the
 //! E-mail Analytics page and named in the selection data.
 
-use super::email_analytics::{check_range, PAGE_PERFORMANCE};
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_PERFORMANCE};
+use crate::date_range::check_range;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::NaiveDate;

@@ -88,6 +88,8 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     (
+        mailings::TemplatesApi,
+        mailings::SendersApi,
         mailings::MailingsApi,
         mailings::flights::FlightsApi,
         planning::PlanningApi,
@@ -144,6 +146,8 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contacts::ContactsApi,
             forms::FormsApi,
             (
+                mailings::TemplatesApi,
+                mailings::SendersApi,
                 mailings::MailingsApi,
                 mailings::flights::FlightsApi,
                 planning::PlanningApi,

@@ -13,7 +13,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use store::projections::{self, Channel, Forecast};
 
-pub const PAGE_PROJECTIONS: &str = "pageProjections";
+pub use crate::auth::PAGE_PROJECTIONS;
 
 pub struct ProjectionsApi;
 
