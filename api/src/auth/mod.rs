@@ -6,7 +6,7 @@ mod schemes;
 mod tokens;
 
 pub use keys::{KeyError, Keys};
-pub use password::{hash_password, verify_password};
+pub use password::{hash_password, verify_password, HashError};
 pub use schemes::{
     missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,
     UserSession,

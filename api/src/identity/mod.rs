@@ -72,10 +72,10 @@ impl Realm {
     }
 
     /// The token's `user.kind`.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> domain::UserKind {
         match self {
-            Self::Universal => "universal",
-            Self::Client(_) => "client",
+            Self::Universal => domain::UserKind::Universal,
+            Self::Client(_) => domain::UserKind::Client,
         }
     }
 
@@ -112,7 +112,8 @@ pub struct Account {
     pub first_name: String,
     pub last_name: String,
     pub phone: String,
-    pub two_factor_method: String,
+    #[sqlx(try_from = "String")]
+    pub two_factor_method: domain::TwoFactorMethod,
     pub totp_secret: Option<String>,
     pub totp_pending_secret: Option<String>,
     pub totp_last_step: i64,

@@ -121,7 +121,7 @@ pub(crate) async fn open_session(
     let mut tx = realm.begin(&state.tenancy).await?;
     let (sid, secret) = sessions::open(&mut tx, &state.hasher, account.id, session_client).await?;
     let actor = audit::Actor {
-        kind: realm.kind(),
+        kind: realm.kind().as_str(),
         id: Some(account.id),
         email: account.email.clone(),
         address: address.to_owned(),
@@ -157,13 +157,18 @@ pub(crate) async fn open_session(
             UserClaim {
                 id: account.id,
                 email: account.email.clone(),
-                kind: realm.kind().to_owned(),
+                kind: realm.kind(),
             },
             client.map(|c| (c.id, c.short_name.clone())),
             sid,
         )
         .map_err(ApiError::internal)?;
-    tracing::info!(user = account.id, kind = realm.kind(), how, "signed in");
+    tracing::info!(
+        user = account.id,
+        kind = realm.kind().as_str(),
+        how,
+        "signed in"
+    );
     Ok(TokenPair {
         access_token: access,
         refresh_token: sessions::encode(realm, &secret),

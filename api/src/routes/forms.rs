@@ -429,7 +429,10 @@ impl FormsApi {
         id: Path<i64>,
         #[oai(name = "client-short")] client_short: Header<String>,
     ) -> Result<NoContent, ApiError> {
-        state.public.check_rate(remote_ip(req), Action::View)?;
+        state
+            .public
+            .check_rate(&state.limits, remote_ip(req), Action::View)
+            .await?;
         let client = state.public.client(&state.tenancy, &client_short.0).await?;
         if !state
             .public
@@ -457,7 +460,10 @@ impl FormsApi {
         #[oai(name = "client-short")] client_short: Header<String>,
         body: Json<Submission>,
     ) -> Result<Json<SubmissionResult>, ApiError> {
-        state.public.check_rate(remote_ip(req), Action::Submit)?;
+        state
+            .public
+            .check_rate(&state.limits, remote_ip(req), Action::Submit)
+            .await?;
         let client = state.public.client(&state.tenancy, &client_short.0).await?;
         let thanks = "Thank you for signing up.".to_owned();
         if body

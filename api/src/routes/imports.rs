@@ -13,8 +13,7 @@ use poem_openapi::types::multipart::Upload;
 use poem_openapi::{Multipart, Object, OpenApi};
 use std::collections::BTreeMap;
 use tenancy::TenantTx;
-use tokio::io::AsyncReadExt;
-use worker::import::{Columns, Field, Format, ImportPlan};
+use worker::import::{Columns, Field, ImportPlan};
 use worker::JobKind;
 
 pub struct ImportsApi;

@@ -2,11 +2,10 @@ use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
-use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+use poem_openapi::OpenApi;
 use worker::{JobKind, JobRow};
 
 pub use crate::schemas::{Job, JobAccepted, JobResult, JobStatus, JobUser};

@@ -93,7 +93,7 @@ fn checked_permissions(permissions: &[String]) -> Result<Vec<String>, ApiError> 
 
 fn actor(session: &UserSession, address: String) -> audit::Actor {
     audit::Actor {
-        kind: "universal",
+        kind: domain::UserKind::Universal.as_str(),
         id: Some(session.claims.user.id),
         email: session.claims.user.email.clone(),
         address,

@@ -15,6 +15,7 @@ mod dashboard;
 mod email_addresses;
 mod email_analytics;
 mod flights;
+mod form_limits;
 mod forms;
 mod hardening;
 mod identity;

@@ -33,7 +33,7 @@ pub(super) struct History {
 }
 
 impl History {
-    fn new(rows: &[DayRevenue]) -> Self {
+    pub(super) fn new(rows: &[DayRevenue]) -> Self {
         let mut days: BTreeMap<NaiveDate, Vec<f64>> = BTreeMap::new();
         let mut months: BTreeMap<NaiveDate, [f64; 4]> = BTreeMap::new();
         for r in rows {
@@ -47,12 +47,12 @@ impl History {
         Self { days, months }
     }
 
-    fn total(&self, m: NaiveDate) -> f64 {
+    pub(super) fn total(&self, m: NaiveDate) -> f64 {
         self.months.get(&m).map(|c| c.iter().sum()).unwrap_or(0.0)
     }
 
     /// Revenue of month `m` through day `d` (1-based, inclusive).
-    fn through(&self, m: NaiveDate, d: u32) -> f64 {
+    pub(super) fn through(&self, m: NaiveDate, d: u32) -> f64 {
         self.days
             .get(&m)
             .map(|v| v.iter().take(d as usize).sum())
@@ -60,7 +60,7 @@ impl History {
     }
 
     /// Share of month `k`'s revenue by the day that leaves `left` days in it (aligned on the month's end).
-    fn share_left(&self, k: NaiveDate, left: u32) -> Option<f64> {
+    pub(super) fn share_left(&self, k: NaiveDate, left: u32) -> Option<f64> {
         let total = self.total(k);
         if total <= 0.0 {
             return None;
@@ -71,7 +71,7 @@ impl History {
     }
 
     /// The pacing curve's share by day `d` of month `m`: the median over the reference months before `m`.
-    fn curve(&self, m: NaiveDate, d: u32) -> Option<f64> {
+    pub(super) fn curve(&self, m: NaiveDate, d: u32) -> Option<f64> {
         let len = month_len(m);
         if d >= len {
             return Some(1.0);
@@ -96,7 +96,7 @@ impl History {
     }
 
     /// last 3 complete months before `m` ÷ the same three a year earlier.
-    fn growth(&self, m: NaiveDate) -> f64 {
+    pub(super) fn growth(&self, m: NaiveDate) -> f64 {
         let recent: f64 = (1..=3).map(|i| self.total(m - Months::new(i))).sum();
         let before: f64 = (13..=15).map(|i| self.total(m - Months::new(i))).sum();
         if before <= 0.0 || recent <= 0.0 {
@@ -107,7 +107,7 @@ impl History {
     }
 
     /// Month-end forecast for month `m` from its first `d` days.
-    fn forecast(&self, m: NaiveDate, d: u32) -> Option<f64> {
+    pub(super) fn forecast(&self, m: NaiveDate, d: u32) -> Option<f64> {
         let share = self.curve(m, d)?;
         (share >= 0.01).then(|| self.through(m, d) / share)
     }

@@ -12,6 +12,8 @@ mod forecast;
 
 use chrono::{Datelike, Months, NaiveDate};
 pub use forecast::build;
+
+use forecast::first_of;
 use sqlx::PgConnection;
 use std::collections::BTreeMap;
 

@@ -13,20 +13,20 @@ pub(super) struct SentLog {
 }
 
 impl SentLog {
-    fn push(&self, contact_id: i64) {
+    pub(super) fn push(&self, contact_id: i64) {
         self.ids
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(contact_id);
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.finished
             .store(true, std::sync::atomic::Ordering::Release);
         self.ended.notify_one();
     }
 
-    fn take(&self) -> Vec<i64> {
+    pub(super) fn take(&self) -> Vec<i64> {
         std::mem::take(
             &mut *self
                 .ids

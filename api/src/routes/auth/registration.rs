@@ -9,6 +9,7 @@ use crate::identity::sign_in::{address, requested_client};
 use crate::identity::{self, audit, Realm, PASSWORD_RULE};
 use crate::routes::ApiTags;
 use crate::state::SharedState;
+use domain::TwoFactorMethod;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::payload::Json;
@@ -47,14 +48,17 @@ impl RegistrationApi {
             ));
         }
         let method = match body.two_factor_method.as_str() {
-            "email" | "" => "email",
-            "phone" if !phone.is_empty() => "phone",
-            "phone" => {
-                return Err(ApiError::BadRequest(
-                    "A phone number is needed for the phone method".to_owned(),
-                ))
-            }
-            _ => return Err(ApiError::BadRequest("Choose phone or email".to_owned())),
+            "" => TwoFactorMethod::Email,
+            raw => match TwoFactorMethod::parse(raw) {
+                Some(TwoFactorMethod::Email) => TwoFactorMethod::Email,
+                Some(TwoFactorMethod::Phone) if !phone.is_empty() => TwoFactorMethod::Phone,
+                Some(TwoFactorMethod::Phone) => {
+                    return Err(ApiError::BadRequest(
+                        "A phone number is needed for the phone method".to_owned(),
+                    ))
+                }
+                _ => return Err(ApiError::BadRequest("Choose phone or email".to_owned())),
+            },
         };
         let Some(client) = requested_client(&state, body.client.as_deref()).await? else {
             return Err(ApiError::BadRequest(
@@ -89,7 +93,7 @@ impl RegistrationApi {
         .bind(body.firstname.trim())
         .bind(body.lastname.trim())
         .bind(&phone)
-        .bind(method)
+        .bind(method.as_str())
         .fetch_optional(&mut *tx)
         .await?;
         let (user_id, response) = match created {
@@ -127,7 +131,7 @@ impl RegistrationApi {
         )
         .await?;
         let actor = audit::Actor {
-            kind: "client",
+            kind: domain::UserKind::Client.as_str(),
             id: Some(user_id),
             email: email.clone(),
             address,

@@ -171,7 +171,7 @@ impl PasswordResetApi {
         .await?;
         sessions::revoke_all(&mut tx, account.id, None).await?;
         let actor = audit::Actor {
-            kind: realm.kind(),
+            kind: realm.kind().as_str(),
             id: Some(account.id),
             email: account.email.clone(),
             address,

@@ -10,6 +10,7 @@ use crate::identity::sign_in::{address, locate, may_use_client, open_session, re
 use crate::identity::{self, totp, Account, Realm};
 use crate::routes::ApiTags;
 use crate::state::{AppState, SharedState};
+use domain::TwoFactorMethod;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::Query;
@@ -29,24 +30,24 @@ impl SignInApi {
         client: Option<&Client>,
         address: &str,
     ) -> Result<LoginResponse, ApiError> {
-        let method = match account.two_factor_method.as_str() {
-            "phone"
+        let method = match account.two_factor_method {
+            TwoFactorMethod::Phone
                 if state.sms.is_some()
                     && identity::is_valid_phone(&account.phone)
                     && !account.phone.is_empty() =>
             {
-                "phone"
+                TwoFactorMethod::Phone
             }
-            "app" if account.totp_secret.is_some() => "app",
-            "none" => "none",
+            TwoFactorMethod::App if account.totp_secret.is_some() => TwoFactorMethod::App,
+            TwoFactorMethod::None => TwoFactorMethod::None,
             // A method that cannot work (no phone, no SMS gateway, no enrolled app) falls back to e-mail.
-            _ => "email",
+            _ => TwoFactorMethod::Email,
         };
-        if method == "none" {
+        if method == TwoFactorMethod::None {
             let pair = open_session(state, realm, &account, client, "password", address).await?;
             return Ok(signed_in(pair, &account.email));
         }
-        let code = (method != "app").then(identity::secrets::random_code);
+        let code = (method != TwoFactorMethod::App).then(identity::secrets::random_code);
         let mut tx = realm.begin(&state.tenancy).await?;
         challenges::open(
             &mut tx,
@@ -62,7 +63,7 @@ impl SignInApi {
             ApiError::Unavailable("The login code could not be sent; try again shortly".to_owned())
         };
         match (method, code) {
-            ("email", Some(code)) => state
+            (TwoFactorMethod::Email, Some(code)) => state
                 .notices
                 .login_code(&account.email, &code)
                 .await
@@ -70,7 +71,7 @@ impl SignInApi {
                     tracing::warn!(error = %e, "login code e-mail failed");
                     unavailable()
                 })?,
-            ("phone", Some(code)) => state
+            (TwoFactorMethod::Phone, Some(code)) => state
                 .sms
                 .as_ref()
                 .ok_or_else(unavailable)?
@@ -90,7 +91,7 @@ impl SignInApi {
             refresh_token: None,
             two_factor_required: true,
             email: account.email,
-            two_factor_method: Some(method.to_owned()),
+            two_factor_method: Some(method.as_str().to_owned()),
         })
     }
 }

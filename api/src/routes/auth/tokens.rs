@@ -69,7 +69,7 @@ impl TokensApi {
                 UserClaim {
                     id: account.id,
                     email: account.email,
-                    kind: realm.kind().to_owned(),
+                    kind: realm.kind(),
                 },
                 acting.map(|c| (c.id, c.short_name)),
                 session.id,

@@ -1,6 +1,6 @@
 //! The bodies of the mailing operations.
 
-use super::audience::{AudienceOption, MailingVariant, Suppression, VariantInput};
+use super::audience::{MailingVariant, Suppression, VariantInput};
 use chrono::{DateTime, Utc};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};

@@ -13,15 +13,14 @@ pub use senders::{Sender, SenderInput, SenderOption, SendersApi};
 pub use templates::{MailingTemplate, TemplateInput, TemplatesApi};
 
 use super::{ApiTags, Deleted};
-use crate::auth::{ClientAuth, EDIT_ROLE};
+use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
-use audience::{AudienceOption, MailingVariant, Suppression, VariantInput};
-use chrono::{DateTime, Utc};
+use audience::AudienceOption;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::OpenApi;
 use tenancy::TenantTx;
 
 pub struct MailingsApi;

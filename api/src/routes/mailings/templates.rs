@@ -1,7 +1,7 @@
 //! Mailing templates: reusable bodies for the mailing editor.
 
 use super::{required, Created};
-use crate::auth::{ClientAuth, EDIT_ROLE};
+use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::routes::{ApiTags, Deleted};
 use crate::state::SharedState;

@@ -1,5 +1,6 @@
 //! The bodies of the media operations.
 
+use chrono::NaiveDate;
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{Enum, Multipart, Object};
 use store::media;

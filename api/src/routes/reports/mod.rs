@@ -27,7 +27,7 @@ impl From<ReportError> for ApiError {
         match e {
             ReportError::Sql(e) => e.into(),
             ReportError::Invalid(m) => ApiError::BadRequest(m),
-            ReportError::File(m) => ApiError::Internal(m),
+            ReportError::File(m) => ApiError::internal(m),
         }
     }
 }

@@ -75,7 +75,7 @@ async fn account(state: &AppState, realm: &Realm, id: i64) -> Result<Account, Ap
 
 fn actor(realm: &Realm, account: &Account, address: String) -> audit::Actor {
     audit::Actor {
-        kind: realm.kind(),
+        kind: realm.kind().as_str(),
         id: Some(account.id),
         email: account.email.clone(),
         address,
@@ -91,7 +91,9 @@ async fn me(state: &AppState, session: &crate::auth::UserSession) -> Result<Me, 
     };
     let permissions = match (&session.realm, &client) {
         (_, None) => Vec::new(),
-        (Realm::Client(_), Some(c)) => role_permissions(state, c, "client", account.id).await?,
+        (Realm::Client(_), Some(c)) => {
+            role_permissions(state, c, domain::UserKind::Client, account.id).await?
+        }
         (Realm::Universal, Some(c)) => {
             let mut tx = state.tenancy.public().await?;
             let admin: bool =
@@ -106,18 +108,18 @@ async fn me(state: &AppState, session: &crate::auth::UserSession) -> Result<Me, 
                     .map(|p| p.to_string())
                     .collect()
             } else {
-                role_permissions(state, c, "universal", account.id).await?
+                role_permissions(state, c, domain::UserKind::Universal, account.id).await?
             }
         }
     };
     Ok(Me {
         id: account.id,
-        kind: session.realm.kind().to_owned(),
+        kind: session.realm.kind().as_str().to_owned(),
         email: account.email,
         first_name: account.first_name,
         last_name: account.last_name,
         phone: account.phone,
-        two_factor_method: account.two_factor_method,
+        two_factor_method: account.two_factor_method.as_str().to_owned(),
         authenticator_enrolled: account.totp_secret.is_some(),
         permissions,
         universal_permissions: session.universal_permissions.clone(),

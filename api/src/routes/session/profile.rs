@@ -8,6 +8,7 @@ use crate::identity::sign_in::address;
 use crate::identity::{self, audit, sessions, PASSWORD_RULE};
 use crate::routes::ApiTags;
 use crate::state::SharedState;
+use domain::TwoFactorMethod;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::payload::Json;
@@ -59,21 +60,23 @@ impl ProfileApi {
             ));
         }
         let current = account(&state, &session.realm, session.claims.user.id).await?;
-        let method = match body.two_factor_method.as_str() {
-            "email" => "email",
-            "phone" if !phone.is_empty() => "phone",
-            "phone" => {
+        let method = match TwoFactorMethod::parse(&body.two_factor_method) {
+            Some(TwoFactorMethod::Email) => TwoFactorMethod::Email,
+            Some(TwoFactorMethod::Phone) if !phone.is_empty() => TwoFactorMethod::Phone,
+            Some(TwoFactorMethod::Phone) => {
                 return Err(ApiError::BadRequest(
                     "A phone number is needed for the phone method".to_owned(),
                 ))
             }
-            "app" if current.totp_secret.is_some() => "app",
-            "app" => {
+            Some(TwoFactorMethod::App) if current.totp_secret.is_some() => TwoFactorMethod::App,
+            Some(TwoFactorMethod::App) => {
                 return Err(ApiError::BadRequest(
                     "Set up an authenticator app first".to_owned(),
                 ))
             }
-            "none" if current.two_factor_method == "none" => "none",
+            Some(TwoFactorMethod::None) if current.two_factor_method == TwoFactorMethod::None => {
+                TwoFactorMethod::None
+            }
             _ => {
                 return Err(ApiError::BadRequest(
                     "Choose email, phone or app".to_owned(),
@@ -89,7 +92,7 @@ impl ProfileApi {
         .bind(body.first_name.trim())
         .bind(body.last_name.trim())
         .bind(&phone)
-        .bind(method)
+        .bind(method.as_str())
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

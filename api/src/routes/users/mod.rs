@@ -70,11 +70,7 @@ pub struct ManagedUserUpdate {
 
 fn actor(session: &ClientSession, address: String) -> audit::Actor {
     audit::Actor {
-        kind: if session.claims.user.kind == "client" {
-            "client"
-        } else {
-            "universal"
-        },
+        kind: session.claims.user.kind.as_str(),
         id: Some(session.user_id()),
         email: session.claims.user.email.clone(),
         address,
@@ -185,7 +181,7 @@ impl UsersApi {
         if body.role_ids.is_some() {
             session.require(EDIT_ROLE)?;
         }
-        let is_self = session.claims.user.kind == kind.as_str() && session.user_id() == id;
+        let is_self = session.claims.user.kind.as_str() == kind.as_str() && session.user_id() == id;
         if kind == UserKind::Universal {
             if body.enabled.is_some() {
                 return Err(ApiError::BadRequest(

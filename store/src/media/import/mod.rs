@@ -9,8 +9,6 @@ pub use row::{parse_decimal, parse_row, refcode_of, AdDay, Skip};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use row::*;
-
 /// Where an export comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -23,7 +23,7 @@ impl Platform {
     }
 
     /// The value of `contributions.platform`.
-    fn stored(self) -> &'static str {
+    pub(super) fn stored(self) -> &'static str {
         match self {
             Self::Actblue => "actblue",
             Self::Winred => "winred",
@@ -32,7 +32,7 @@ impl Platform {
     }
 
     /// "an ActBlue", "a WinRed": how errors name the export.
-    fn export_name(self) -> &'static str {
+    pub(super) fn export_name(self) -> &'static str {
         match self {
             Self::Actblue => "an ActBlue",
             Self::Winred => "a WinRed",
@@ -165,7 +165,7 @@ impl GiftField {
     }
 
     /// Header names (letters and digits, lower case) an export profile knows the field by, best first.
-    fn aliases(self, platform: Platform) -> &'static [&'static str] {
+    pub(super) fn aliases(self, platform: Platform) -> &'static [&'static str] {
         match (platform, self) {
             (Platform::Actblue, f) => match f {
                 Self::LineItemId => &["lineitemid"],

@@ -12,7 +12,7 @@ pub(super) enum Skip {
 }
 
 impl Skip {
-    fn key(self) -> &'static str {
+    pub(super) fn key(self) -> &'static str {
         match self {
             Self::Empty => "empty",
             Self::NoLineItemId => "noLineItemId",
@@ -32,7 +32,7 @@ pub(super) struct Parsed {
 }
 
 impl Parsed {
-    fn skip(&mut self, reason: Skip, row: i64) {
+    pub(super) fn skip(&mut self, reason: Skip, row: i64) {
         let entry = self.skipped.entry(reason).or_default();
         entry.0 += 1;
         if entry.1.len() < LISTED_ROWS {
