@@ -119,7 +119,6 @@ pub async fn realm_of(state: &SharedState, claims: &Claims) -> Result<Realm, Api
                 .map(Realm::Client)
                 .ok_or_else(invalid_token)
         }
-        _ => Err(invalid_token()),
     }
 }
 

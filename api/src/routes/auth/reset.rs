@@ -49,6 +49,7 @@ async fn send_reset_link(
 
 #[OpenApi(tag = "ApiTags::Auth")]
 impl PasswordResetApi {
+    /// Sends a reset link when the e-mail has an account. The answer is the same either way.
     // It comes before any work on the account (looking it up, opening the challenge, sending the mail), which a
     // background task does: how long the answer takes cannot tell whether the address has an account.
     #[oai(
