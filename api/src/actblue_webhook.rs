@@ -288,7 +288,7 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
                 Err(e) => {
                     let message = e.to_string();
                     for item in items {
-                        let _ = item.reply.send(Err(ApiError::Internal(message.clone())));
+                        let _ = item.reply.send(Err(ApiError::internal(message.clone())));
                     }
                 }
             }

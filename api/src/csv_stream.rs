@@ -101,3 +101,30 @@ impl poem::IntoResponse for StreamedText {
             .body(self.0)
     }
 }
+
+/// Spreadsheet programs run cells that start with = + - @ (or a tab or carriage return) as formulas; a leading
+/// apostrophe makes them plain text (OWASP's advice against CSV injection).
+pub fn neutralise_formula(cell: &str) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::neutralise_formula;
+
+    #[test]
+    fn cells_that_spreadsheets_would_run_are_made_text() {
+        assert_eq!(
+            neutralise_formula("=HYPERLINK(\"x\")"),
+            "'=HYPERLINK(\"x\")"
+        );
+        assert_eq!(neutralise_formula("+1"), "'+1");
+        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(neutralise_formula("-2"), "'-2");
+        assert_eq!(neutralise_formula("Ann"), "Ann");
+    }
+}

@@ -33,9 +33,9 @@ pub enum ApiError {
     TooManyRequests(String),
     #[error("{0}")]
     Unavailable(String),
-    /// Details go to the log, never to the caller.
+    /// The cause goes to the log, with its chain, when the answer is made; never to the caller.
     #[error("Internal server error")]
-    Internal(String),
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl ApiError {
@@ -52,10 +52,9 @@ impl ApiError {
         }
     }
 
-    pub fn internal(detail: impl std::fmt::Display) -> Self {
-        let detail = detail.to_string();
-        tracing::error!(error = %detail, "internal error");
-        Self::Internal(detail)
+    /// An internal error keeping its cause: any error type, or a message for a state that should not happen.
+    pub fn internal(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self::Internal(cause.into())
     }
 }
 
@@ -71,6 +70,12 @@ impl From<tenancy::TenancyError> for ApiError {
                 Self::internal(e)
             }
         }
+    }
+}
+
+impl From<domain::InvalidListName> for ApiError {
+    fn from(e: domain::InvalidListName) -> Self {
+        Self::BadRequest(e.to_string())
     }
 }
 
@@ -138,6 +143,9 @@ impl poem::error::ResponseError for ApiError {
     }
 
     fn as_response(&self) -> Response {
+        if let Self::Internal(cause) = self {
+            tracing::error!(error = %Chain(cause.as_ref()), "internal error");
+        }
         json_message(ApiError::status(self), &self.to_string())
     }
 }
@@ -173,6 +181,21 @@ impl ApiResponse for ApiError {
 
     fn register(registry: &mut Registry) {
         ErrorMessage::register(registry);
+    }
+}
+
+/// An error and its sources, `outer: inner: innermost`.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut next = self.0.source();
+        while let Some(e) = next {
+            write!(f, ": {e}")?;
+            next = e.source();
+        }
+        Ok(())
     }
 }
 

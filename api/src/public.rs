@@ -1,7 +1,9 @@
 //! What the public form endpoints share: a short-lived cache of clients and forms (the internet hits these paths
-//! hardest), per-address rate limits, and a view counter that adds views up in memory and writes the sums.
+//! hardest), per-address rate limits held in Redis (so they hold across api processes), and a view counter that
+//! adds views up in memory and writes the sums.
 
 use crate::error::ApiError;
+use crate::identity::limits::AuthLimits;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Mutex, RwLock};
@@ -17,14 +19,22 @@ pub enum Action {
     Submit,
 }
 
-/// Requests counted per address and action since the window opened.
-type Window = (Instant, HashMap<(IpAddr, Action), u32>);
+impl Action {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::View => "view",
+            Self::Submit => "submit",
+        }
+    }
+}
+
+/// The rate limits' window.
+const RATE_WINDOW_SECS: u64 = 60;
 
 pub struct PublicForms {
     clients: RwLock<HashMap<String, (Instant, Option<Client>)>>,
     forms: RwLock<HashMap<(i64, i64), (Instant, bool)>>,
     views: Mutex<HashMap<(i64, i64), i64>>,
-    hits: Mutex<Window>,
     /// Requests per address per minute; 0 turns the limit off.
     views_per_minute: u32,
     submits_per_minute: u32,
@@ -40,7 +50,6 @@ impl PublicForms {
             clients: RwLock::new(HashMap::new()),
             forms: RwLock::new(HashMap::new()),
             views: Mutex::new(HashMap::new()),
-            hits: Mutex::new((Instant::now(), HashMap::new())),
             views_per_minute,
             submits_per_minute,
         }
@@ -101,8 +110,13 @@ impl PublicForms {
         }
     }
 
-    /// Fixed one-minute windows per address and action.
-    pub fn check_rate(&self, ip: Option<IpAddr>, action: Action) -> Result<(), ApiError> {
+    /// One-minute windows per address and action, opened by the address's first request.
+    pub async fn check_rate(
+        &self,
+        limits: &AuthLimits,
+        ip: Option<IpAddr>,
+        action: Action,
+    ) -> Result<(), ApiError> {
         let limit = match action {
             Action::View => self.views_per_minute,
             Action::Submit => self.submits_per_minute,
@@ -110,13 +124,14 @@ impl PublicForms {
         let (Some(ip), true) = (ip, limit > 0) else {
             return Ok(());
         };
-        let mut hits = self.hits.lock().map_err(poisoned)?;
-        if hits.0.elapsed() >= Duration::from_secs(60) {
-            *hits = (Instant::now(), HashMap::new());
-        }
-        let count = hits.1.entry((ip, action)).or_insert(0);
-        *count += 1;
-        if *count > limit {
+        let count = limits
+            .count(&format!("form:{}:{ip}", action.as_str()), RATE_WINDOW_SECS)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "rate limit store unavailable");
+                ApiError::Unavailable("This form is unavailable; try again shortly".to_owned())
+            })?;
+        if count > limit {
             return Err(ApiError::TooManyRequests(
                 "Too many requests; try again in a minute".to_owned(),
             ));

@@ -98,7 +98,7 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
                         let _ = item.reply.send(Err(if unavailable {
                             ApiError::Unavailable(message.clone())
                         } else {
-                            ApiError::Internal(message.clone())
+                            ApiError::internal(message.clone())
                         }));
                     }
                 }

@@ -1,7 +1,13 @@
 //! Types of the product's domain that the api and the worker share: pure values, no database, no I/O.
 
 mod email;
+mod list_name;
 mod refcode;
+mod two_factor;
+mod user_kind;
 
 pub use email::{Email, InvalidEmail};
+pub use list_name::{InvalidListName, ListName, LIST_NAME_MAX};
 pub use refcode::{CodePattern, ParsedCode};
+pub use two_factor::{TwoFactorMethod, UnknownTwoFactorMethod};
+pub use user_kind::UserKind;

@@ -6,7 +6,7 @@ mod schemes;
 mod tokens;
 
 pub use keys::{KeyError, Keys};
-pub use password::{hash_password, verify_password};
+pub use password::{hash_password, verify_password, HashError};
 pub use schemes::{
     missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,
     UserSession,
@@ -51,7 +51,12 @@ pub const PAGE_CONTACTS: &str = "pageContacts";
 pub const PAGE_CONTRIBUTIONS: &str = "pageContributions";
 pub const PAGE_CONTRIBUTION_SOURCE_CODES: &str = "pageContributionSourceCodes";
 pub const PAGE_CONTACT_ORIGIN_CODES: &str = "pageContactOriginCodes";
+pub const PAGE_SEGMENTS: &str = "pageSegments";
+pub const PAGE_PLANNING: &str = "pagePlanning";
+pub const PAGE_PERFORMANCE: &str = "pagePerformance";
+pub const PAGE_MEDIA: &str = "pageMedia";
 pub const PAGE_PROJECTIONS: &str = "pageProjections";
+pub const PAGE_REPORTS: &str = "pageReports";
 pub const EDIT_ROLE: &str = "edit role";
 
 /// Universal permissions: "view user" opens Manage Universal Users.

@@ -2,11 +2,17 @@ use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 
+/// argon2's own error is no `std::error::Error` without its `std` feature; this one is, so it can be a cause.
+#[derive(Debug, thiserror::Error)]
+#[error("the password could not be hashed: {0}")]
+pub struct HashError(argon2::password_hash::Error);
+
 /// Hashes with argon2id and a random salt (PHC string format).
-pub fn hash_password(password: &str) -> Result<String, argon2::password_hash::Error> {
+pub fn hash_password(password: &str) -> Result<String, HashError> {
     let salt = SaltString::generate(&mut OsRng);
     Ok(Argon2::default()
-        .hash_password(password.as_bytes(), &salt)?
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(HashError)?
         .to_string())
 }
 

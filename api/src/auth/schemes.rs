@@ -9,6 +9,7 @@ use super::{Claims, Scope, ALL_CLIENT_PERMISSIONS};
 use crate::error::ApiError;
 use crate::identity::Realm;
 use crate::state::SharedState;
+use domain::UserKind;
 use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::SecurityScheme;
@@ -51,7 +52,7 @@ impl ClientSession {
 
     /// Where the user's account lives.
     pub fn realm(&self) -> Realm {
-        if self.claims.user.kind == "client" {
+        if self.claims.user.kind == UserKind::Client {
             Realm::Client(self.client.clone())
         } else {
             Realm::Universal
@@ -104,9 +105,9 @@ fn claims(state: &SharedState, bearer: &Bearer) -> Result<Claims, ApiError> {
 
 /// The realm a token's user lives in; a client user's client must still be enabled.
 pub async fn realm_of(state: &SharedState, claims: &Claims) -> Result<Realm, ApiError> {
-    match claims.user.kind.as_str() {
-        "universal" => Ok(Realm::Universal),
-        "client" => {
+    match claims.user.kind {
+        UserKind::Universal => Ok(Realm::Universal),
+        UserKind::Client => {
             let (Some(id), Some(short)) = (claims.client_id, claims.client_short.as_deref()) else {
                 return Err(invalid_token());
             };
@@ -118,7 +119,6 @@ pub async fn realm_of(state: &SharedState, claims: &Claims) -> Result<Realm, Api
                 .map(Realm::Client)
                 .ok_or_else(invalid_token)
         }
-        _ => Err(invalid_token()),
     }
 }
 
@@ -150,7 +150,7 @@ async fn universal_access(
 pub async fn role_permissions(
     state: &crate::state::AppState,
     client: &Client,
-    kind: &str,
+    kind: UserKind,
     user_id: i64,
 ) -> Result<Vec<String>, ApiError> {
     let mut tx = state.tenancy.begin(client).await?;
@@ -158,7 +158,7 @@ pub async fn role_permissions(
         "select distinct p from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
          where ur.user_kind = $1 and ur.user_id = $2 order by p",
     )
-    .bind(kind)
+    .bind(kind.as_str())
     .bind(user_id)
     .fetch_all(&mut *tx)
     .await?;
@@ -243,8 +243,8 @@ async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSessi
         .map_err(ApiError::from)?
         .filter(|c| c.short_name == client_short)
         .ok_or_else(|| ApiError::Forbidden("This client is not available".to_owned()))?;
-    let permissions = match claims.user.kind.as_str() {
-        "universal" => {
+    let permissions = match claims.user.kind {
+        UserKind::Universal => {
             let (may_use, admin, _) = universal_access(state, &claims, Some(client.id))
                 .await?
                 .ok_or_else(invalid_token)?;
@@ -260,16 +260,15 @@ async fn check_client(req: &Request, bearer: Bearer) -> poem::Result<ClientSessi
                     .map(|p| p.to_string())
                     .collect()
             } else {
-                role_permissions(state, &client, "universal", claims.user.id).await?
+                role_permissions(state, &client, UserKind::Universal, claims.user.id).await?
             }
         }
-        "client" => {
+        UserKind::Client => {
             if !client_user_session_live(state, &client, &claims).await? {
                 return Err(invalid_token().into());
             }
-            role_permissions(state, &client, "client", claims.user.id).await?
+            role_permissions(state, &client, UserKind::Client, claims.user.id).await?
         }
-        _ => return Err(invalid_token().into()),
     };
     Ok(ClientSession {
         claims,

@@ -15,8 +15,7 @@ pub enum Scope {
 pub struct UserClaim {
     pub id: i64,
     pub email: String,
-    /// "universal" for agency staff, "client" for a client's own users.
-    pub kind: String,
+    pub kind: domain::UserKind,
 }
 
 /// The token's contents, named as the spec names them.
@@ -115,7 +114,7 @@ mod tests {
         UserClaim {
             id: 7,
             email: "a@b.org".into(),
-            kind: "universal".into(),
+            kind: domain::UserKind::Universal,
         }
     }
 

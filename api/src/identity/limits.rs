@@ -155,6 +155,26 @@ impl AuthLimits {
         Ok(())
     }
 
+    /// Counts one hit on `what` (say `form:submit:<address>`) and answers the count so far in a window that
+    /// opens with the first hit and lasts `window_secs`. Redis holds it, so every api process sees one count.
+    pub async fn count(&self, what: &str, window_secs: u64) -> Result<u32, redis::RedisError> {
+        let key = format!("{}:limit:{what}", self.prefix);
+        let mut conn = self.redis.clone();
+        let (count,): (u32,) = redis::pipe()
+            .atomic()
+            .cmd("SET")
+            .arg(&key)
+            .arg(0)
+            .arg("EX")
+            .arg(window_secs.max(1))
+            .arg("NX")
+            .ignore()
+            .incr(&key, 1)
+            .query_async(&mut conn)
+            .await?;
+        Ok(count)
+    }
+
     fn failure_keys(&self, attempt: &Attempt<'_>) -> FailureKeys {
         let base = format!("{}:authfail:{}", self.prefix, attempt.action.as_str());
         let window = self.window();

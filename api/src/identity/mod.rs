@@ -14,6 +14,7 @@ pub mod limits;
 pub mod notices;
 pub mod secrets;
 pub mod sessions;
+pub mod sign_in;
 pub mod sms;
 pub mod totp;
 
@@ -71,10 +72,10 @@ impl Realm {
     }
 
     /// The token's `user.kind`.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> domain::UserKind {
         match self {
-            Self::Universal => "universal",
-            Self::Client(_) => "client",
+            Self::Universal => domain::UserKind::Universal,
+            Self::Client(_) => domain::UserKind::Client,
         }
     }
 
@@ -111,7 +112,8 @@ pub struct Account {
     pub first_name: String,
     pub last_name: String,
     pub phone: String,
-    pub two_factor_method: String,
+    #[sqlx(try_from = "String")]
+    pub two_factor_method: domain::TwoFactorMethod,
     pub totp_secret: Option<String>,
     pub totp_pending_secret: Option<String>,
     pub totp_last_step: i64,
@@ -200,4 +202,16 @@ mod tests {
         assert!(!is_valid_phone("202-555-0123"));
         assert!(!is_valid_phone("202555012"));
     }
+}
+
+/// A signed-in user's first name, for merge tags in test sends.
+pub async fn first_name(
+    state: &crate::state::AppState,
+    realm: &Realm,
+    user_id: i64,
+) -> Result<String, crate::error::ApiError> {
+    let mut tx = realm.begin(&state.tenancy).await?;
+    let account = find_by_id(&mut tx, realm, user_id).await?;
+    tx.commit().await?;
+    Ok(account.map(|a| a.first_name).unwrap_or_default())
 }

@@ -3,6 +3,7 @@
 
 use super::ApiTags;
 use crate::auth::ClientAuth;
+use crate::date_range::check_range;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::NaiveDate;
@@ -12,10 +13,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
 use store::email_analytics::{self as stats, Grain};
 
-pub const PAGE_PERFORMANCE: &str = "pagePerformance";
-
-/// The longest range one request may ask for.
-const MAX_DAYS: i64 = 800;
+pub use crate::auth::PAGE_PERFORMANCE;
 
 pub struct EmailAnalyticsApi;
 
@@ -137,16 +135,6 @@ pub struct EmailAnalytics {
     #[oai(rename = "heatMap")]
     pub heat_map: Vec<EmailCell>,
     pub providers: Vec<EmailCell>,
-}
-
-/// Checks a requested range: forwards, at most 800 days.
-pub(crate) fn check_range(from: NaiveDate, to: NaiveDate) -> Result<(), ApiError> {
-    if from > to || (to - from).num_days() >= MAX_DAYS {
-        return Err(ApiError::BadRequest(
-            "The range must run forwards and span at most 800 days".to_owned(),
-        ));
-    }
-    Ok(())
 }
 
 #[OpenApi(tag = "ApiTags::Mailings")]

@@ -1,11 +1,11 @@
 //! External mailings: sends made elsewhere, imported from column-mapped CSV files as jobs, listed on the
 //! Performance and E-mail Analytics pages, exported, and named in the selection data.
 
-use super::email_analytics::{check_range, PAGE_PERFORMANCE};
-use super::imports::store as store_upload;
-use super::jobs::{Job, JobAccepted};
+use crate::schemas::{Job, JobAccepted};
+use crate::uploads::store as store_upload;
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_PERFORMANCE};
+use crate::date_range::check_range;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::NaiveDate;

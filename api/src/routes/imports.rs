@@ -1,11 +1,10 @@
 //! Uploads that become import jobs: files into new CRM lists, NGP saved lists, and column-mapped contact files.
 //! The file is stored in the client's schema in 1 MB chunks, then a job is queued; the answer is the job.
 
-use super::jobs::{Job, JobAccepted};
-use super::lists::list_name;
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
+use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
 use poem::web::Data;
 use poem_openapi::param::Query;
@@ -14,13 +13,10 @@ use poem_openapi::types::multipart::Upload;
 use poem_openapi::{Multipart, Object, OpenApi};
 use std::collections::BTreeMap;
 use tenancy::TenantTx;
-use tokio::io::AsyncReadExt;
-use worker::import::{Columns, Field, Format, ImportPlan};
+use worker::import::{Columns, Field, ImportPlan};
 use worker::JobKind;
 
 pub struct ImportsApi;
-
-const CHUNK: usize = 1024 * 1024;
 
 #[derive(Debug, Multipart)]
 pub struct FileUpload {
@@ -51,54 +47,6 @@ fn flag(value: &Option<String>) -> bool {
         value.as_deref().map(str::trim),
         Some("1" | "true" | "yes" | "on")
     )
-}
-
-/// Stores the upload in the client's schema without reading it whole into memory.
-pub(crate) async fn store(
-    tx: &mut TenantTx,
-    upload: Upload,
-    allow_txt: bool,
-) -> Result<(i64, String), ApiError> {
-    let filename = upload.file_name().unwrap_or("upload").to_owned();
-    if Format::from_filename(&filename, allow_txt).is_none() {
-        let kinds = if allow_txt {
-            ".csv, .txt, .xls or .xlsx"
-        } else {
-            ".csv, .xls or .xlsx"
-        };
-        return Err(ApiError::BadRequest(format!("Upload a {kinds} file")));
-    }
-    if upload.size() == 0 {
-        return Err(ApiError::BadRequest("The file is empty".to_owned()));
-    }
-    let size = upload.size() as i64;
-    let id: i64 =
-        sqlx::query_scalar("insert into uploads (filename, size) values ($1, $2) returning id")
-            .bind(&filename)
-            .bind(size)
-            .fetch_one(&mut **tx)
-            .await?;
-    let mut reader = upload.into_async_read();
-    let mut seq = 0i32;
-    loop {
-        let mut buf = Vec::with_capacity(CHUNK);
-        let n = (&mut reader)
-            .take(CHUNK as u64)
-            .read_to_end(&mut buf)
-            .await
-            .map_err(ApiError::internal)?;
-        if n == 0 {
-            break;
-        }
-        sqlx::query("insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)")
-            .bind(id)
-            .bind(seq)
-            .bind(buf)
-            .execute(&mut **tx)
-            .await?;
-        seq += 1;
-    }
-    Ok((id, filename))
 }
 
 async fn origin_code_id(tx: &mut TenantTx, name: Option<&str>) -> Result<Option<i64>, ApiError> {
@@ -148,7 +96,7 @@ impl ImportsApi {
     ) -> Result<JobAccepted, ApiError> {
         // It creates contacts and may overwrite their origin codes, like the other two imports.
         auth.0.require(PAGE_CONTACTS)?;
-        let list_name = list_name(&name.0)?.to_owned();
+        let list_name = domain::ListName::parse(&name.0)?.into_string();
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         // Refused now rather than when the job runs: the user is still on the form.
         if store::lists::name_taken(&mut tx, &list_name).await? {
@@ -156,7 +104,7 @@ impl ImportsApi {
                 "A list with this name already exists".to_owned(),
             ));
         }
-        let (upload_id, filename) = store(&mut tx, body.file, false).await?;
+        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, false).await?;
         let code = origin_code_id(&mut tx, origin_code.0.as_deref()).await?;
         let plan = ImportPlan {
             upload_id,
@@ -187,7 +135,7 @@ impl ImportsApi {
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = store(&mut tx, body.file, true).await?;
+        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
         let plan = ImportPlan {
             upload_id,
             filename,
@@ -254,7 +202,7 @@ impl ImportsApi {
             return Err(ApiError::BadRequest("Map a column to Email".to_owned()));
         }
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = store(&mut tx, body.file, true).await?;
+        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
         let code = origin_code_id(&mut tx, body.origin_code.as_deref()).await?;
         let plan = ImportPlan {
             upload_id,

@@ -2,107 +2,15 @@ use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
-use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+use poem_openapi::OpenApi;
 use worker::{JobKind, JobRow};
 
+pub use crate::schemas::{Job, JobAccepted, JobResult, JobStatus, JobUser};
+
 pub struct JobsApi;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[oai(rename_all = "lowercase")]
-pub enum JobStatus {
-    Queued,
-    Running,
-    Done,
-}
-
-#[derive(Debug, Object)]
-pub struct JobUser {
-    #[oai(nullable)]
-    pub id: Option<i64>,
-}
-
-/// What a finished job reports.
-#[derive(Debug, Object)]
-pub struct JobResult {
-    pub message: String,
-    /// Where "View Result" leads.
-    #[oai(nullable)]
-    pub link: Option<String>,
-    #[oai(nullable, rename = "segmentId")]
-    pub segment_id: Option<i64>,
-    /// The figures behind the message.
-    pub details: serde_json::Value,
-}
-
-/// A background job as the UI polls it.
-#[derive(Debug, Object)]
-pub struct Job {
-    pub id: i64,
-    #[oai(rename = "_id")]
-    pub underscore_id: i64,
-    pub label: String,
-    pub command: String,
-    pub status: JobStatus,
-    /// 0 to 100.
-    pub progress: i32,
-    pub completed: bool,
-    pub is_active: bool,
-    /// Set once the job is done.
-    #[oai(nullable)]
-    pub success: Option<bool>,
-    pub created: DateTime<Utc>,
-    pub updated: DateTime<Utc>,
-    pub user: JobUser,
-    #[oai(nullable)]
-    pub result: Option<JobResult>,
-    #[oai(nullable)]
-    pub error: Option<String>,
-}
-
-impl From<JobRow> for Job {
-    fn from(row: JobRow) -> Self {
-        let status = match row.status.as_str() {
-            "done" => JobStatus::Done,
-            "running" => JobStatus::Running,
-            _ => JobStatus::Queued,
-        };
-        Self {
-            id: row.id,
-            underscore_id: row.id,
-            completed: row.completed(),
-            label: row.label,
-            command: row.command,
-            status,
-            progress: i32::from(row.progress),
-            is_active: row.is_active,
-            success: row.success,
-            created: row.created,
-            updated: row.updated,
-            user: JobUser { id: row.user_id },
-            result: row.result.map(|r| {
-                let r = r.0;
-                JobResult {
-                    message: r.message,
-                    link: r.link,
-                    segment_id: r.segment_id,
-                    details: r.details,
-                }
-            }),
-            error: row.error,
-        }
-    }
-}
-
-#[derive(ApiResponse)]
-pub enum JobAccepted {
-    /// The job is queued; poll `/api/jobs/{id}/` for its progress.
-    #[oai(status = 202)]
-    Accepted(Json<Job>),
-}
 
 #[OpenApi(tag = "ApiTags::Jobs")]
 impl JobsApi {

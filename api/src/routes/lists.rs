@@ -1,7 +1,7 @@
-use super::origin_codes::OriginCode;
 use super::{ApiTags, Deleted};
 use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
+use crate::schemas::OriginCode;
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
 use futures_util::TryStreamExt;
@@ -31,23 +31,6 @@ pub struct CrmList {
     pub kind: ListKind,
     #[oai(rename = "originCodes")]
     pub origin_codes: Vec<OriginCode>,
-}
-
-/// The longest list name, in characters (the form field's limit too).
-pub const LIST_NAME_MAX: usize = 200;
-
-/// A list name as stored: trimmed, present, at most [`LIST_NAME_MAX`] characters.
-pub fn list_name(raw: &str) -> Result<&str, ApiError> {
-    let name = raw.trim();
-    if name.is_empty() {
-        Err(ApiError::BadRequest("List name is required".to_owned()))
-    } else if name.chars().count() > LIST_NAME_MAX {
-        Err(ApiError::BadRequest(format!(
-            "List name must be at most {LIST_NAME_MAX} characters"
-        )))
-    } else {
-        Ok(name)
-    }
 }
 
 #[derive(Debug, Object)]
@@ -160,7 +143,8 @@ impl ListsApi {
         auth: ClientAuth,
         body: Json<CreateCrmList>,
     ) -> Result<Created, ApiError> {
-        let name = list_name(&body.0.name)?;
+        let name = domain::ListName::parse(&body.0.name)?;
+        let name = name.as_str();
         if body.0.origin_codes.is_empty() {
             return Err(ApiError::BadRequest(
                 "Choose at least one origin code".to_owned(),
@@ -255,7 +239,7 @@ impl ListsApi {
                 .fetch(&mut *tx);
                 while let Some((email, first, last, code)) = rows.try_next().await? {
                     let cells = [email.as_str(), &first, &last, code.as_deref().unwrap_or("")]
-                        .map(neutralise_formula);
+                        .map(crate::csv_stream::neutralise_formula);
                     if !sender.row(&cells).await {
                         break;
                     }
@@ -280,32 +264,5 @@ impl ListsApi {
             crate::csv_stream::StreamedText(body),
             format!("attachment; filename=\"{file}.csv\""),
         ))
-    }
-}
-
-/// Spreadsheet programs run cells that start with = + - @ (or a tab or carriage return) as formulas; a leading
-/// apostrophe makes them plain text (OWASP's advice against CSV injection).
-pub(crate) fn neutralise_formula(cell: &str) -> String {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{cell}")
-    } else {
-        cell.to_owned()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::neutralise_formula;
-
-    #[test]
-    fn cells_that_spreadsheets_would_run_are_made_text() {
-        assert_eq!(
-            neutralise_formula("=HYPERLINK(\"x\")"),
-            "'=HYPERLINK(\"x\")"
-        );
-        assert_eq!(neutralise_formula("+1"), "'+1");
-        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(neutralise_formula("-2"), "'-2");
-        assert_eq!(neutralise_formula("Ann"), "Ann");
     }
 }

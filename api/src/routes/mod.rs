@@ -68,9 +68,18 @@ pub enum ApiTags {
 }
 
 pub type Apis = (
-    auth::AuthApi,
-    session::SessionApi,
-    users::UsersApi,
+    (
+        auth::SignInApi,
+        auth::RegistrationApi,
+        auth::PasswordResetApi,
+        auth::TokensApi,
+    ),
+    (
+        session::SessionApi,
+        session::ProfileApi,
+        session::AuthenticatorApi,
+    ),
+    (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
     settings::SettingsApi,
     jobs::JobsApi,
@@ -80,6 +89,8 @@ pub type Apis = (
     contacts::ContactsApi,
     forms::FormsApi,
     (
+        mailings::TemplatesApi,
+        mailings::SendersApi,
         mailings::MailingsApi,
         mailings::flights::FlightsApi,
         planning::PlanningApi,
@@ -112,9 +123,22 @@ pub type Apis = (
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
         (
-            auth::AuthApi,
-            session::SessionApi,
-            users::UsersApi,
+            (
+                auth::SignInApi,
+                auth::RegistrationApi,
+                auth::PasswordResetApi,
+                auth::TokensApi,
+            ),
+            (
+                session::SessionApi,
+                session::ProfileApi,
+                session::AuthenticatorApi,
+            ),
+            (
+                users::UsersApi,
+                users::RolesApi,
+                users::AuditEventsApi,
+            ),
             universal_users::UniversalUsersApi,
             settings::SettingsApi,
             jobs::JobsApi,
@@ -124,6 +148,8 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contacts::ContactsApi,
             forms::FormsApi,
             (
+                mailings::TemplatesApi,
+                mailings::SendersApi,
                 mailings::MailingsApi,
                 mailings::flights::FlightsApi,
                 planning::PlanningApi,

@@ -1,6 +1,7 @@
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_CONTACT_ORIGIN_CODES};
 use crate::error::ApiError;
+use crate::schemas::OriginCode;
 use crate::state::SharedState;
 use poem::web::Data;
 use poem_openapi::param::Query;
@@ -8,15 +9,6 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 pub struct OriginCodesApi;
-
-/// A contact origin code: how a person first entered the file.
-#[derive(Debug, Clone, Object, sqlx::FromRow)]
-pub struct OriginCode {
-    pub id: i64,
-    pub name: String,
-    /// Same as name; select widgets read `label`.
-    pub label: String,
-}
 
 /// An origin code with the number of contacts that first arrived through it.
 #[derive(Debug, Object, sqlx::FromRow)]

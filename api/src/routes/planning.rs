@@ -12,7 +12,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use store::planning::{self, PlanError};
 
-pub const PAGE_PLANNING: &str = "pagePlanning";
+pub use crate::auth::PAGE_PLANNING;
 
 /// The longest calendar range one request may ask for.
 const MAX_DAYS: i64 = 400;

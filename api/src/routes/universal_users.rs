@@ -1,11 +1,11 @@
 //! Manage Universal Users: agency staff accounts, which clients each may use, and their universal permissions.
 //! Needs the universal permission "view user".
 
-use super::auth::address;
 use super::ApiTags;
 use crate::auth::{BasicAuth, UserSession, UNIVERSAL_PERMISSIONS, VIEW_USER};
 use crate::error::ApiError;
 use crate::identity::challenges::{self, Purpose};
+use crate::identity::sign_in::address;
 use crate::identity::{self, audit, sessions, Realm};
 use crate::state::SharedState;
 use chrono::{DateTime, Utc};
@@ -93,7 +93,7 @@ fn checked_permissions(permissions: &[String]) -> Result<Vec<String>, ApiError> 
 
 fn actor(session: &UserSession, address: String) -> audit::Actor {
     audit::Actor {
-        kind: "universal",
+        kind: domain::UserKind::Universal.as_str(),
         id: Some(session.claims.user.id),
         email: session.claims.user.email.clone(),
         address,

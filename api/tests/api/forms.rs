@@ -98,12 +98,17 @@ async fn a_visitor_views_and_submits_a_form_and_becomes_a_contact_with_its_origi
     assert_eq!(result["redirect_url"], "https://example.org/thanks");
 
     // Views are summed in memory and written within a second.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let form = app.get_json(&format!("/api/crm-form/{id}"), &session).await;
-    assert_eq!(
-        (form["viewCount"].as_i64(), form["submissionCount"].as_i64()),
-        (Some(3), Some(1))
-    );
+    let counts = wait_until(
+        "three views and one submission",
+        std::time::Duration::from_secs(10),
+        || async {
+            let form = app.get_json(&format!("/api/crm-form/{id}"), &session).await;
+            let counts = (form["viewCount"].as_i64(), form["submissionCount"].as_i64());
+            (counts == (Some(3), Some(1))).then_some(counts)
+        },
+    )
+    .await;
+    assert_eq!(counts, (Some(3), Some(1)));
 
     let contacts = app.get_json("/api/contacts?q=new.person", &session).await;
     assert_eq!(contacts["items"][0]["originCodeName"], "spring-petition");

@@ -22,6 +22,26 @@ pub fn redis_url() -> String {
     std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
 }
 
+/// Asks `probe` every 50 ms until it answers `Some`, and answers that; panics naming `what` once `deadline` has
+/// passed. Tests wait for what they expect to see, never for a fixed time.
+pub async fn wait_until<T, F, Fut>(what: &str, deadline: Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let until = tokio::time::Instant::now() + deadline;
+    loop {
+        if let Some(found) = probe().await {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "{what}: not seen within {deadline:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 pub fn unique(prefix: &str) -> String {
     let id = uuid::Uuid::new_v4().simple().to_string();
     format!("{prefix}{}", &id[..12])

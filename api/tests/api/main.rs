@@ -20,6 +20,7 @@ mod experiments;
 mod external_mailings;
 mod flights;
 mod form_style;
+mod form_limits;
 mod forms;
 mod hardening;
 mod identity;

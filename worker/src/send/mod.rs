@@ -3,14 +3,18 @@
 //! has not heard yet when a worker is killed, the send journal knows (see [`journal`]): a resumed send never
 //! mails anyone twice. One worker sends a mailing at a time (a lock per mailing).
 
+mod batch;
 mod journal;
 mod outbox;
+mod sent_log;
 
 use crate::mail::links::{LinkSigner, Recipient};
 use crate::mail::{merge, MergeValues, Outgoing};
 use crate::{JobContext, JobError, JobResult};
+use batch::*;
 use journal::Journal;
 use outbox::{Outbox, Outcome, Rendered};
+use sent_log::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -202,80 +206,6 @@ fn journal_error(e: std::io::Error) -> JobError {
     JobError::Io(format!("send journal: {e}"))
 }
 
-/// Contacts whose messages the server accepted, waiting to be written as `sent`.
-#[derive(Default)]
-struct SentLog {
-    ids: std::sync::Mutex<Vec<i64>>,
-    /// Set once no more ids will come.
-    finished: std::sync::atomic::AtomicBool,
-    /// Wakes the recorder for its last write as soon as the send ends.
-    ended: tokio::sync::Notify,
-}
-
-impl SentLog {
-    fn push(&self, contact_id: i64) {
-        crate::metrics::message_sent();
-        self.ids
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(contact_id);
-    }
-
-    fn finish(&self) {
-        self.finished
-            .store(true, std::sync::atomic::Ordering::Release);
-        self.ended.notify_one();
-    }
-
-    fn take(&self) -> Vec<i64> {
-        std::mem::take(
-            &mut *self
-                .ids
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
-    }
-}
-
-/// How often accepted messages are written. The journal covers a crash in between, so this only sets how fresh
-/// the mailing's figures are and how many rows one statement writes.
-const RECORD_EVERY: Duration = Duration::from_millis(100);
-
-/// Writes `sent` for the contacts in `log` every [`RECORD_EVERY`] until the log is finished and empty.
-async fn record_sent(ctx: &JobContext<'_>, mailing_id: i64, log: &SentLog) -> Result<(), JobError> {
-    let mut tick = tokio::time::interval(RECORD_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = log.ended.notified() => {}
-        }
-        // Read the flag before taking the ids: every id pushed before it was set is in this take.
-        let finished = log.finished.load(std::sync::atomic::Ordering::Acquire);
-        let group = log.take();
-        if !group.is_empty() {
-            let mut tx = ctx.tenancy.begin(ctx.client).await?;
-            // These commits do not wait for the disk; the final status update of the send does, and the journal
-            // is kept until then, so a crash of the database server loses nothing either.
-            sqlx::query("set local synchronous_commit = off")
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(
-                "update mailing_recipients set status = 'sent', error = null, sent_at = now()
-                 where mailing_id = $1 and contact_id = any ($2)",
-            )
-            .bind(mailing_id)
-            .bind(&group)
-            .execute(&mut *tx)
-            .await?;
-            tx.commit().await?;
-        }
-        if finished {
-            return Ok(());
-        }
-    }
-}
-
 /// Sends every queued recipient; `Some(message)` when the send had to pause.
 async fn send_all(
     ctx: &JobContext<'_>,
@@ -382,160 +312,6 @@ async fn send_batches(
         }
     }
     Ok(None)
-}
-
-/// A queued recipient: contact id, address, first name and variant letter.
-type Queued = (i64, String, String, String);
-
-/// A batch's last contact id and its rendered messages, by contact.
-type Batch = (i64, Vec<(i64, Rendered)>);
-
-/// Reads the next batch of queued recipients after `cursor` (a contact id) and renders and formats it on blocking
-/// threads, in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
-/// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
-fn spawn_batch(
-    ctx: &JobContext<'_>,
-    mailing: &Arc<Vec<Mailing>>,
-    mailing_id: i64,
-    cursor: i64,
-) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
-    let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
-    let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
-    tokio::spawn(async move {
-        let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
-        let Some(last) = batch.last().map(|r| r.0) else {
-            return Ok(None);
-        };
-        // Two halves on two blocking threads: the machine's two cores render in parallel.
-        let client_id = client.id;
-        let mut first = batch;
-        let second = first.split_off(first.len() / 2);
-        let work = |part: Vec<Queued>, mailing: Arc<Vec<Mailing>>, links: LinkSigner| {
-            tokio::task::spawn_blocking(move || {
-                part.into_iter()
-                    .map(|(contact_id, email, first_name, letter)| {
-                        let variant = mailing
-                            .iter()
-                            .find(|v| v.letter == letter)
-                            .unwrap_or(&mailing[0]);
-                        let message = render(
-                            &links,
-                            client_id,
-                            variant,
-                            mailing_id,
-                            contact_id,
-                            &email,
-                            &first_name,
-                        )
-                        .build()
-                        .map(|m| (m.envelope().clone(), m.formatted()));
-                        (contact_id, message)
-                    })
-                    .collect::<Vec<_>>()
-            })
-        };
-        let a = work(first, mailing.clone(), links.clone());
-        let b = work(second, mailing, links);
-        let mut out = a.await.map_err(|e| JobError::Io(e.to_string()))?;
-        out.extend(b.await.map_err(|e| JobError::Io(e.to_string()))?);
-        Ok(Some((last, out)))
-    })
-}
-
-/// The next queued recipients after `cursor`, in contact order. Reading takes no lock and writes nothing: the
-/// mailing's send lock keeps other senders away, and only an accepted message changes a row (to `sent`). When
-/// none is left, what is still queued belongs to contacts who unsubscribed or bounced since the recipients were
-/// chosen: those are marked failed.
-async fn next_recipients(
-    tenancy: &tenancy::Tenancy,
-    client: &tenancy::Client,
-    mailing_id: i64,
-    cursor: i64,
-) -> Result<Vec<Queued>, JobError> {
-    let mut tx = tenancy.begin(client).await?;
-    let batch: Vec<Queued> = sqlx::query_as(
-        // The subscription is looked up per row by primary key: a join would let the planner scan every
-        // contact for each batch when the contacts' statistics are stale (say, right after a big import).
-        "select r.contact_id, r.email, r.first_name, r.variant
-         from (select contact_id, email, first_name, variant from mailing_recipients
-               where mailing_id = $1 and status = 'queued' and contact_id > $2
-               order by contact_id limit $3) r
-         where (select c.subscription from contacts c where c.id = r.contact_id) = 'subscribed'
-         order by r.contact_id",
-    )
-    .bind(mailing_id)
-    .bind(cursor)
-    .bind(BATCH)
-    .fetch_all(&mut *tx)
-    .await?;
-    if batch.is_empty() {
-        sqlx::query(
-            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
-             from contacts c
-             where r.mailing_id = $1 and r.status = 'queued' and c.id = r.contact_id
-               and c.subscription <> 'subscribed'",
-        )
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(batch)
-}
-
-fn render(
-    links: &LinkSigner,
-    client_id: i64,
-    mailing: &Mailing,
-    mailing_id: i64,
-    contact_id: i64,
-    email: &str,
-    first_name: &str,
-) -> Outgoing {
-    let recipient = Recipient {
-        client_id,
-        mailing_id,
-        contact_id,
-    };
-    let values = MergeValues {
-        first_name: first_name.to_owned(),
-        email: email.to_owned(),
-    };
-    Outgoing {
-        from_name: mailing.from_name.clone(),
-        from_address: mailing.from_address.clone(),
-        reply_to: mailing.reply_to.clone(),
-        to: email.to_owned(),
-        subject: merge(&mailing.subject, &values),
-        html: links.instrument(
-            &with_preview(
-                &merge(&mailing.preview, &values),
-                &merge(&mailing.body, &values),
-            ),
-            recipient,
-        ),
-        unsubscribe_url: Some(links.unsubscribe_url(recipient)),
-        message_id: Some(format!(
-            "m{mailing_id}.c{contact_id}.k{client_id}@{}",
-            mailing
-                .from_address
-                .rsplit_once('@')
-                .map_or("compass.invalid", |(_, domain)| domain)
-        )),
-    }
-}
-
-/// The body with its preview text first, hidden: mail clients show it beside the subject in the inbox.
-fn with_preview(preview: &str, body: &str) -> String {
-    let preview = preview.trim();
-    if preview.is_empty() {
-        return body.to_owned();
-    }
-    let escaped = preview
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    format!("<div style=\"display:none;max-height:0;overflow:hidden\">{escaped}</div>{body}")
 }
 
 async fn mark(

@@ -51,7 +51,10 @@ pub async fn record_view(
     id: i64,
     client_short: &str,
 ) -> Result<(), ApiError> {
-    state.public.check_rate(remote_ip(req), Action::View)?;
+    state
+        .public
+        .check_rate(&state.limits, remote_ip(req), Action::View)
+        .await?;
     let client = state.public.client(&state.tenancy, client_short).await?;
     if !state
         .public
@@ -71,7 +74,10 @@ pub async fn submit(
     client_short: &str,
     body: Submission,
 ) -> Result<SubmissionResult, ApiError> {
-    state.public.check_rate(remote_ip(req), Action::Submit)?;
+    state
+        .public
+        .check_rate(&state.limits, remote_ip(req), Action::Submit)
+        .await?;
     let client = state.public.client(&state.tenancy, client_short).await?;
     let thanks = "Thank you for signing up.".to_owned();
     if body

@@ -3,218 +3,27 @@
 //! mailings can be changed.
 
 pub mod audience;
+mod dto;
 pub mod flights;
+mod senders;
+mod templates;
+
+pub use dto::*;
+pub use senders::{Sender, SenderInput, SenderOption, SendersApi};
+pub use templates::{MailingTemplate, TemplateInput, TemplatesApi};
 
 use super::{ApiTags, Deleted};
-use crate::auth::{ClientAuth, EDIT_ROLE};
+use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
-use audience::{AudienceOption, MailingVariant, Suppression, VariantInput};
-use chrono::{DateTime, Utc};
+use audience::AudienceOption;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::OpenApi;
 use tenancy::TenantTx;
 
 pub struct MailingsApi;
-
-#[derive(Debug, Object, sqlx::FromRow)]
-pub struct MailingTemplate {
-    pub id: i64,
-    pub name: String,
-    #[oai(rename = "bodyHtml")]
-    pub body_html: String,
-    pub created: DateTime<Utc>,
-    pub updated: DateTime<Utc>,
-}
-
-#[derive(Debug, Object)]
-pub struct TemplateInput {
-    #[oai(nullable, validator(max_length = 200))]
-    pub name: Option<String>,
-    #[oai(nullable, rename = "bodyHtml", validator(max_length = 500000))]
-    pub body_html: Option<String>,
-}
-
-/// A sender identity: the From and Reply-To of a mailing.
-#[derive(Debug, Object, sqlx::FromRow)]
-pub struct Sender {
-    pub id: i64,
-    pub name: String,
-    #[oai(rename = "fromAddress")]
-    pub from_address: String,
-    #[oai(nullable, rename = "replyTo")]
-    pub reply_to: Option<String>,
-    pub created: DateTime<Utc>,
-}
-
-#[derive(Debug, Object)]
-pub struct SenderInput {
-    #[oai(validator(min_length = 1, max_length = 200))]
-    pub name: String,
-    #[oai(rename = "fromAddress", validator(max_length = 320))]
-    pub from_address: String,
-    #[oai(nullable, rename = "replyTo", validator(max_length = 320))]
-    pub reply_to: Option<String>,
-}
-
-/// A select option.
-#[derive(Debug, Object, sqlx::FromRow)]
-pub struct SenderOption {
-    pub id: i64,
-    pub label: String,
-}
-
-#[derive(Debug, Object, sqlx::FromRow)]
-pub struct Mailing {
-    pub id: i64,
-    pub name: String,
-    #[oai(rename = "subjectLine")]
-    pub subject_line: String,
-    #[oai(nullable, rename = "senderId")]
-    pub sender_id: Option<i64>,
-    #[oai(nullable, rename = "senderName")]
-    pub sender_name: Option<String>,
-    #[oai(nullable, rename = "sendTime")]
-    pub send_time: Option<DateTime<Utc>>,
-    #[oai(nullable, rename = "listId")]
-    pub list_id: Option<i64>,
-    #[oai(nullable, rename = "listName")]
-    pub list_name: Option<String>,
-    #[oai(rename = "bodyHtml")]
-    pub body_html: String,
-    #[oai(rename = "isDraft")]
-    pub is_draft: bool,
-    /// When the send started; null until then.
-    #[oai(nullable, rename = "sendAttempt")]
-    pub send_attempt: Option<DateTime<Utc>>,
-    /// Recipients who opened (people, not machines), counted once each.
-    #[oai(rename = "openCount")]
-    pub open_count: i64,
-    #[oai(rename = "recipCount")]
-    pub recip_count: i64,
-    /// idle, sending, done or paused
-    pub delivery: String,
-    #[oai(nullable, rename = "deliveryMessage")]
-    pub delivery_message: Option<String>,
-    pub created: DateTime<Utc>,
-    /// Recipients whose message was accepted and not bounced.
-    pub delivered: i64,
-    /// Net of the gifts attributed to the mailing (decimal string).
-    pub revenue: String,
-    pub gifts: i64,
-    pub donors: i64,
-    /// gifts ÷ delivered (0 while nothing is delivered).
-    #[oai(rename = "responseRate")]
-    pub response_rate: f64,
-    /// revenue ÷ delivered × 1000 (decimal string).
-    pub rpm: String,
-    /// The segment the mailing goes to, when its audience is a segment rather than a list.
-    #[oai(nullable, rename = "segmentId")]
-    pub segment_id: Option<i64>,
-    #[oai(nullable, rename = "segmentName")]
-    pub segment_name: Option<String>,
-    /// The inbox preview text of variant A.
-    #[oai(rename = "previewText")]
-    pub preview_text: String,
-    /// The seed the audience is split among the variants with.
-    #[oai(rename = "variantSeed")]
-    pub variant_seed: i64,
-    /// Lists and segments whose members are left out.
-    #[sqlx(skip)]
-    pub suppressions: Vec<Suppression>,
-    /// Variants B, C … (A is the mailing itself).
-    #[sqlx(skip)]
-    pub variants: Vec<MailingVariant>,
-}
-
-/// The fields of a mailing; every one of senderId, subjectLine, name and sendTime is required, and the audience:
-/// listId, or segmentId instead.
-#[derive(Debug, Object)]
-pub struct MailingInput {
-    #[oai(validator(max_length = 200))]
-    pub name: String,
-    #[oai(rename = "subjectLine", validator(max_length = 300))]
-    pub subject_line: String,
-    #[oai(rename = "senderId")]
-    pub sender_id: i64,
-    /// An ISO date-time.
-    #[oai(rename = "sendTime")]
-    pub send_time: DateTime<Utc>,
-    #[oai(nullable, rename = "listId")]
-    pub list_id: Option<i64>,
-    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
-    pub body_html: String,
-    #[oai(rename = "isDraft")]
-    pub is_draft: bool,
-    /// A segment as the audience, instead of a list.
-    #[oai(nullable, rename = "segmentId")]
-    pub segment_id: Option<i64>,
-    /// Lists whose members are left out.
-    #[oai(nullable, rename = "suppressionListIds", validator(max_items = 100))]
-    pub suppression_list_ids: Option<Vec<i64>>,
-    /// Segments whose members are left out.
-    #[oai(nullable, rename = "suppressionSegmentIds", validator(max_items = 100))]
-    pub suppression_segment_ids: Option<Vec<i64>>,
-    #[oai(nullable, rename = "previewText", validator(max_length = 300))]
-    pub preview_text: Option<String>,
-    /// Variants B, C … in order; none when absent.
-    #[oai(nullable, validator(max_items = 25))]
-    pub variants: Option<Vec<VariantInput>>,
-}
-
-/// What happened to a sent mailing.
-#[derive(Debug, Object, sqlx::FromRow)]
-pub struct MailingStats {
-    pub recipients: i64,
-    /// Accepted by the receiving server (sent) and not bounced.
-    pub delivered: i64,
-    /// Not sent: unsubscribed or bounced before sending, or still waiting.
-    pub failed: i64,
-    pub bounced: i64,
-    /// People who opened at least once (machine opens apart).
-    #[oai(rename = "uniqueOpens")]
-    pub unique_opens: i64,
-    /// Opens by privacy proxies and link scanners.
-    #[oai(rename = "machineOpens")]
-    pub machine_opens: i64,
-    /// People who clicked at least once (machine clicks apart).
-    #[oai(rename = "uniqueClicks")]
-    pub unique_clicks: i64,
-    pub clicks: i64,
-    pub unsubscribes: i64,
-}
-
-/// A mailing's fields for a test send: everything but `isDraft`.
-#[derive(Debug, Object)]
-pub struct TestSendInput {
-    #[oai(validator(max_length = 200))]
-    pub name: String,
-    #[oai(rename = "subjectLine", validator(max_length = 300))]
-    pub subject_line: String,
-    #[oai(rename = "senderId")]
-    pub sender_id: i64,
-    #[oai(nullable, rename = "sendTime")]
-    pub send_time: Option<DateTime<Utc>>,
-    #[oai(nullable, rename = "listId")]
-    pub list_id: Option<i64>,
-    #[oai(rename = "bodyHtml", validator(max_length = 500000))]
-    pub body_html: String,
-}
-
-#[derive(Debug, Object)]
-pub struct TestSendResult {
-    pub message: String,
-    /// The address the copy went to: the signed-in user's.
-    pub to: String,
-}
-
-#[derive(ApiResponse)]
-pub enum Created<T: poem_openapi::types::ToJSON + Send + Sync> {
-    #[oai(status = 201)]
-    Created(Json<T>),
-}
 
 macro_rules! mailing_select {
     () => {
@@ -262,12 +71,6 @@ fn required(value: &str, what: &str) -> Result<String, ApiError> {
     Ok(v.to_owned())
 }
 
-fn valid_address(raw: &str) -> Result<String, ApiError> {
-    domain::Email::parse(raw)
-        .map(domain::Email::into_string)
-        .map_err(|_| ApiError::BadRequest(format!("Not a valid email: {raw}")))
-}
-
 async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {
     let mut mailing = sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
         .bind(id)
@@ -312,216 +115,6 @@ fn preview_text(input: &MailingInput) -> Result<String, ApiError> {
 
 #[OpenApi(tag = "ApiTags::Mailings")]
 impl MailingsApi {
-    /// Templates, newest first.
-    #[oai(
-        path = "/api/crm-mailing-template",
-        method = "get",
-        operation_id = "listMailingTemplates"
-    )]
-    async fn templates(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-    ) -> Result<Json<Vec<MailingTemplate>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, MailingTemplate>(
-            "select id, name, body_html, created, updated from mailing_templates order by created desc, id desc",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
-    }
-
-    #[oai(
-        path = "/api/crm-mailing-template",
-        method = "post",
-        operation_id = "createMailingTemplate"
-    )]
-    async fn create_template(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        input: Json<TemplateInput>,
-    ) -> Result<Created<MailingTemplate>, ApiError> {
-        let name = required(input.0.name.as_deref().unwrap_or(""), "Template name")?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "insert into mailing_templates (name, body_html) values ($1, $2)
-             returning id, name, body_html, created, updated",
-        )
-        .bind(name)
-        .bind(input.0.body_html.unwrap_or_default())
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Created::Created(Json(row)))
-    }
-
-    #[oai(
-        path = "/api/crm-mailing-template/:id",
-        method = "get",
-        operation_id = "getMailingTemplate"
-    )]
-    async fn template(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        id: Path<i64>,
-    ) -> Result<Json<MailingTemplate>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "select id, name, body_html, created, updated from mailing_templates where id = $1",
-        )
-        .bind(id.0)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
-        tx.commit().await?;
-        Ok(Json(row))
-    }
-
-    #[oai(
-        path = "/api/crm-mailing-template/:id",
-        method = "patch",
-        operation_id = "updateMailingTemplate"
-    )]
-    async fn update_template(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        id: Path<i64>,
-        input: Json<TemplateInput>,
-    ) -> Result<Json<MailingTemplate>, ApiError> {
-        let name = input
-            .0
-            .name
-            .as_deref()
-            .map(|n| required(n, "Template name"))
-            .transpose()?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "update mailing_templates set name = coalesce($2, name), body_html = coalesce($3, body_html),
-                    updated = now()
-             where id = $1 returning id, name, body_html, created, updated",
-        )
-        .bind(id.0)
-        .bind(name)
-        .bind(input.0.body_html)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
-        tx.commit().await?;
-        Ok(Json(row))
-    }
-
-    #[oai(
-        path = "/api/crm-mailing-template/:id",
-        method = "delete",
-        operation_id = "deleteMailingTemplate"
-    )]
-    async fn delete_template(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        id: Path<i64>,
-    ) -> Result<Deleted, ApiError> {
-        super::delete_by_id(
-            &state,
-            &auth.0.client,
-            "mailing_templates",
-            id.0,
-            "Template not found",
-        )
-        .await
-    }
-
-    /// Sender options for the mailing editor.
-    #[oai(
-        path = "/api/sender/sender-names",
-        method = "get",
-        operation_id = "listSenderNames"
-    )]
-    async fn sender_names(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-    ) -> Result<Json<Vec<SenderOption>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, SenderOption>(
-            "select id, name || ' <' || from_address || '>' as label from senders order by name, id",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
-    }
-
-    /// Sender identities.
-    #[oai(path = "/api/sender", method = "get", operation_id = "listSenders")]
-    async fn senders(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-    ) -> Result<Json<Vec<Sender>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, Sender>(
-            "select id, name, from_address, reply_to, created from senders order by name, id",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
-    }
-
-    #[oai(path = "/api/sender", method = "post", operation_id = "createSender")]
-    async fn create_sender(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        input: Json<SenderInput>,
-    ) -> Result<Created<Sender>, ApiError> {
-        // Senders are the addresses the client's mail goes out from: set up by an administrator on the System
-        // page, like the app settings.
-        auth.0.require(EDIT_ROLE)?;
-        let name = required(&input.0.name, "Sender name")?;
-        let from = valid_address(&input.0.from_address)?;
-        let reply_to = input
-            .0
-            .reply_to
-            .as_deref()
-            .filter(|r| !r.trim().is_empty())
-            .map(valid_address)
-            .transpose()?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, Sender>(
-            "insert into senders (name, from_address, reply_to) values ($1, $2, $3)
-             returning id, name, from_address, reply_to, created",
-        )
-        .bind(name)
-        .bind(from)
-        .bind(reply_to)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Created::Created(Json(row)))
-    }
-
-    #[oai(
-        path = "/api/sender/:id",
-        method = "delete",
-        operation_id = "deleteSender"
-    )]
-    async fn delete_sender(
-        &self,
-        state: Data<&SharedState>,
-        auth: ClientAuth,
-        id: Path<i64>,
-    ) -> Result<Deleted, ApiError> {
-        auth.0.require(EDIT_ROLE)?;
-        super::delete_by_id(&state, &auth.0.client, "senders", id.0, "Sender not found").await
-    }
-
     /// Sends one rendered copy to the signed-in user at once; merge tags take the user's own values.
     #[oai(
         path = "/api/crm-mailing/send-to-my-inbox",
@@ -547,8 +140,7 @@ impl MailingsApi {
             sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
         let to = auth.0.claims.user.email.clone();
         let first_name =
-            crate::routes::session::first_name(&state, &auth.0.realm(), auth.0.claims.user.id)
-                .await?;
+            crate::identity::first_name(&state, &auth.0.realm(), auth.0.claims.user.id).await?;
         // Merged exactly as the real send merges them: subject and body.
         let values = worker::mail::MergeValues {
             first_name,
@@ -812,7 +404,7 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        super::delete_by_id(
+        crate::routes::delete_by_id(
             &state,
             &auth.0.client,
             "mailings",

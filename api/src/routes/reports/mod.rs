@@ -9,7 +9,7 @@ pub use schedules::ReportSchedulesApi;
 use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
-use crate::routes::jobs::JobAccepted;
+use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use chrono::NaiveDate;
 use poem::web::Data;
@@ -20,14 +20,14 @@ use store::reports::files::{self, Format};
 use store::reports::{self, ReportError, ReportKind};
 use worker::JobKind;
 
-pub const PAGE_REPORTS: &str = "pageReports";
+pub use crate::auth::PAGE_REPORTS;
 
 impl From<ReportError> for ApiError {
     fn from(e: ReportError) -> Self {
         match e {
             ReportError::Sql(e) => e.into(),
             ReportError::Invalid(m) => ApiError::BadRequest(m),
-            ReportError::File(m) => ApiError::Internal(m),
+            ReportError::File(m) => ApiError::internal(m),
         }
     }
 }

@@ -192,12 +192,12 @@ pub(super) const EXPORT_HEADER: [&str; 14] = [
 pub(super) fn export_cells(row: &ExportRow) -> [String; 14] {
     let gift = &row.gift;
     let text =
-        |v: &Option<String>| crate::routes::lists::neutralise_formula(v.as_deref().unwrap_or(""));
+        |v: &Option<String>| crate::csv_stream::neutralise_formula(v.as_deref().unwrap_or(""));
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_owned();
     [
         row.local_time.clone(),
         gift.platform.clone(),
-        crate::routes::lists::neutralise_formula(&gift.line_item_id),
+        crate::csv_stream::neutralise_formula(&gift.line_item_id),
         gift.amount.clone(),
         gift.fee.clone().unwrap_or_default(),
         text(&gift.refcode),

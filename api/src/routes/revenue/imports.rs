@@ -3,9 +3,8 @@
 
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
-use crate::routes::imports::store;
-use crate::routes::jobs::{Job, JobAccepted};
 use crate::routes::ApiTags;
+use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -141,7 +140,7 @@ impl ContributionImportsApi {
             Platform::Actblue | Platform::Winred => BTreeMap::new(),
         };
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = store(&mut tx, body.file, true).await?;
+        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
         let plan = ContributionPlan {
             upload_id,
             filename,

@@ -3,10 +3,10 @@
 
 mod dto;
 
-use super::jobs::{Job, JobAccepted};
 use super::{ApiTags, Deleted};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
+use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
 use dto::*;
 use poem::web::Data;
@@ -16,7 +16,7 @@ use poem_openapi::{Object, OpenApi};
 use store::segments::{self, SegmentError};
 use worker::JobKind;
 
-pub const PAGE_SEGMENTS: &str = "pageSegments";
+pub use crate::auth::PAGE_SEGMENTS;
 
 pub struct SegmentsApi;
 

@@ -2,6 +2,8 @@
 //! rollups (see `store::flights` for the definitions). Also a sent mailing's clicks per link and its first 48
 //! hours, for the mailing's own page.
 
+mod export;
+
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
@@ -14,7 +16,7 @@ use tenancy::TenantTx;
 
 use super::ApiTags;
 
-pub const PAGE_PERFORMANCE: &str = "pagePerformance";
+pub use crate::auth::PAGE_PERFORMANCE;
 const MAX_RANGE_DAYS: i64 = 3660;
 
 pub struct FlightsApi;
@@ -173,129 +175,6 @@ async fn rows(
     ))
 }
 
-const HEADER: [&str; 20] = [
-    "Flight",
-    "Day",
-    "Variant",
-    "Segment",
-    "Recipients",
-    "Delivered",
-    "Bounces",
-    "Human opens",
-    "Machine opens",
-    "Open rate",
-    "Clickers",
-    "Clicks",
-    "Click rate",
-    "Unsubscribes",
-    "Gifts",
-    "Revenue",
-    "Average gift",
-    "Response rate",
-    "RPM",
-    "Row",
-];
-
-/// The cells of a row as text; the last says whether it is a variant row, a flight total or the total.
-fn cells(r: &FlightRow) -> [String; 20] {
-    let kind = match (r.flight_id, &r.variant) {
-        (None, _) => "Total",
-        (Some(_), None) => "Flight total",
-        _ => "Variant",
-    };
-    [
-        r.name.clone().unwrap_or_else(|| "All flights".to_owned()),
-        r.day.map(|d| d.to_string()).unwrap_or_default(),
-        r.variant.clone().unwrap_or_default(),
-        r.segment_name.clone().unwrap_or_default(),
-        r.recipients.to_string(),
-        r.delivered.to_string(),
-        r.bounces.to_string(),
-        r.human_opens.to_string(),
-        r.machine_opens.to_string(),
-        format!("{:.4}", r.open_rate),
-        r.clickers.to_string(),
-        r.clicks.to_string(),
-        format!("{:.4}", r.click_rate),
-        r.unsubscribes.to_string(),
-        r.gifts.to_string(),
-        r.revenue.clone(),
-        r.average_gift.clone(),
-        format!("{:.4}", r.response_rate),
-        r.rpm.clone(),
-        kind.to_owned(),
-    ]
-}
-
-fn csv_cell(v: &str) -> String {
-    // A leading =, +, - or @ would run as a formula in a spreadsheet.
-    let v = if v.starts_with(['=', '+', '-', '@']) && v.parse::<f64>().is_err() {
-        format!("'{v}")
-    } else {
-        v.to_owned()
-    };
-    if v.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", v.replace('"', "\"\""))
-    } else {
-        v
-    }
-}
-
-fn csv(rows: &[FlightRow]) -> String {
-    let mut out = HEADER.join(",");
-    out.push_str("\r\n");
-    for r in rows {
-        out.push_str(
-            &cells(r)
-                .iter()
-                .map(|c| csv_cell(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        out.push_str("\r\n");
-    }
-    out
-}
-
-fn xlsx(rows: &[FlightRow]) -> Result<Vec<u8>, ApiError> {
-    use rust_xlsxwriter::{Format, Workbook};
-    let mut book = Workbook::new();
-    let sheet = book.add_worksheet();
-    let bold = Format::new().set_bold();
-    let money = Format::new().set_num_format("#,##0.00");
-    let rate = Format::new().set_num_format("0.00%");
-    let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
-    for (col, title) in (0u16..).zip(HEADER) {
-        sheet
-            .write_string_with_format(0, col, title, &bold)
-            .map_err(fail)?;
-    }
-    for (row, r) in (1u32..).zip(rows) {
-        for (col, cell) in (0u16..).zip(cells(r)) {
-            match col {
-                4..=8 | 10 | 11 | 13 | 14 => {
-                    sheet.write_number(row, col, cell.parse::<f64>().unwrap_or(0.0))
-                }
-                9 | 12 | 17 => sheet.write_number_with_format(
-                    row,
-                    col,
-                    cell.parse::<f64>().unwrap_or(0.0),
-                    &rate,
-                ),
-                15 | 16 | 18 => sheet.write_number_with_format(
-                    row,
-                    col,
-                    cell.parse::<f64>().unwrap_or(0.0),
-                    &money,
-                ),
-                _ => sheet.write_string(row, col, cell),
-            }
-            .map_err(fail)?;
-        }
-    }
-    book.save_to_buffer().map_err(fail)
-}
-
 async fn sent_mailing(tx: &mut TenantTx, id: i64) -> Result<(), ApiError> {
     let sent: Option<bool> =
         sqlx::query_scalar("select send_attempt is not null from mailings where id = $1")
@@ -357,7 +236,7 @@ impl FlightsApi {
     ) -> Result<FlightsCsv, ApiError> {
         let ((from, to), rows) = rows(&state, &auth, from.0, to.0).await?;
         Ok(FlightsCsv::Csv(
-            PlainText(csv(&rows)),
+            PlainText(export::csv(&rows)),
             format!("attachment; filename=\"flights-{from}-{to}.csv\""),
         ))
     }
@@ -376,7 +255,7 @@ impl FlightsApi {
         to: Query<Option<NaiveDate>>,
     ) -> Result<FlightsXlsx, ApiError> {
         let ((from, to), rows) = rows(&state, &auth, from.0, to.0).await?;
-        let bytes = tokio::task::spawn_blocking(move || xlsx(&rows))
+        let bytes = tokio::task::spawn_blocking(move || export::xlsx(&rows))
             .await
             .map_err(ApiError::internal)??;
         Ok(FlightsXlsx::Xlsx(
@@ -484,18 +363,5 @@ impl FlightsApi {
                 label: "Variants".to_owned(),
             },
         ])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_cells_are_quoted_and_formulas_defused() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        assert_eq!(csv_cell("-12.50"), "-12.50");
     }
 }

@@ -1,0 +1,157 @@
+//! The next batch of queued recipients, read and rendered ahead of the sending loop.
+
+use super::*;
+
+/// A queued recipient: contact id, address, first name and variant letter.
+pub(super) type Queued = (i64, String, String, String);
+
+/// A batch's last contact id and its rendered messages, by contact.
+pub(super) type Batch = (i64, Vec<(i64, Rendered)>);
+
+/// Reads the next batch of queued recipients after `cursor` (a contact id) and renders and formats it on blocking
+/// threads, in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
+/// recipient is left. Contacts who unsubscribed or bounced since the recipients were chosen are never sent to.
+pub(super) fn spawn_batch(
+    ctx: &JobContext<'_>,
+    mailing: &Arc<Vec<Mailing>>,
+    mailing_id: i64,
+    cursor: i64,
+) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
+    let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
+    let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
+    tokio::spawn(async move {
+        let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
+        let Some(last) = batch.last().map(|r| r.0) else {
+            return Ok(None);
+        };
+        // Two halves on two blocking threads: the machine's two cores render in parallel.
+        let client_id = client.id;
+        let mut first = batch;
+        let second = first.split_off(first.len() / 2);
+        let work = |part: Vec<Queued>, mailing: Arc<Vec<Mailing>>, links: LinkSigner| {
+            tokio::task::spawn_blocking(move || {
+                part.into_iter()
+                    .map(|(contact_id, email, first_name, letter)| {
+                        let variant = mailing
+                            .iter()
+                            .find(|v| v.letter == letter)
+                            .unwrap_or(&mailing[0]);
+                        let message = render(
+                            &links,
+                            client_id,
+                            variant,
+                            mailing_id,
+                            contact_id,
+                            &email,
+                            &first_name,
+                        )
+                        .build()
+                        .map(|m| (m.envelope().clone(), m.formatted()));
+                        (contact_id, message)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        };
+        let a = work(first, mailing.clone(), links.clone());
+        let b = work(second, mailing, links);
+        let mut out = a.await.map_err(|e| JobError::Io(e.to_string()))?;
+        out.extend(b.await.map_err(|e| JobError::Io(e.to_string()))?);
+        Ok(Some((last, out)))
+    })
+}
+
+/// The next queued recipients after `cursor`, in contact order. Reading takes no lock and writes nothing: the
+/// mailing's send lock keeps other senders away, and only an accepted message changes a row (to `sent`). When
+/// none is left, what is still queued belongs to contacts who unsubscribed or bounced since the recipients were
+/// chosen: those are marked failed.
+pub(super) async fn next_recipients(
+    tenancy: &tenancy::Tenancy,
+    client: &tenancy::Client,
+    mailing_id: i64,
+    cursor: i64,
+) -> Result<Vec<Queued>, JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    let batch: Vec<Queued> = sqlx::query_as(
+        // The subscription is looked up per row by primary key: a join would let the planner scan every
+        // contact for each batch when the contacts' statistics are stale (say, right after a big import).
+        "select r.contact_id, r.email, r.first_name, r.variant
+         from (select contact_id, email, first_name, variant from mailing_recipients
+               where mailing_id = $1 and status = 'queued' and contact_id > $2
+               order by contact_id limit $3) r
+         where (select c.subscription from contacts c where c.id = r.contact_id) = 'subscribed'
+         order by r.contact_id",
+    )
+    .bind(mailing_id)
+    .bind(cursor)
+    .bind(BATCH)
+    .fetch_all(&mut *tx)
+    .await?;
+    if batch.is_empty() {
+        sqlx::query(
+            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
+             from contacts c
+             where r.mailing_id = $1 and r.status = 'queued' and c.id = r.contact_id
+               and c.subscription <> 'subscribed'",
+        )
+        .bind(mailing_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(batch)
+}
+
+pub(super) fn render(
+    links: &LinkSigner,
+    client_id: i64,
+    mailing: &Mailing,
+    mailing_id: i64,
+    contact_id: i64,
+    email: &str,
+    first_name: &str,
+) -> Outgoing {
+    let recipient = Recipient {
+        client_id,
+        mailing_id,
+        contact_id,
+    };
+    let values = MergeValues {
+        first_name: first_name.to_owned(),
+        email: email.to_owned(),
+    };
+    Outgoing {
+        from_name: mailing.from_name.clone(),
+        from_address: mailing.from_address.clone(),
+        reply_to: mailing.reply_to.clone(),
+        to: email.to_owned(),
+        subject: merge(&mailing.subject, &values),
+        html: links.instrument(
+            &with_preview(
+                &merge(&mailing.preview, &values),
+                &merge(&mailing.body, &values),
+            ),
+            recipient,
+        ),
+        unsubscribe_url: Some(links.unsubscribe_url(recipient)),
+        message_id: Some(format!(
+            "m{mailing_id}.c{contact_id}.k{client_id}@{}",
+            mailing
+                .from_address
+                .rsplit_once('@')
+                .map_or("compass.invalid", |(_, domain)| domain)
+        )),
+    }
+}
+
+/// The body with its preview text first, hidden: mail clients show it beside the subject in the inbox.
+pub(super) fn with_preview(preview: &str, body: &str) -> String {
+    let preview = preview.trim();
+    if preview.is_empty() {
+        return body.to_owned();
+    }
+    let escaped = preview
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!("<div style=\"display:none;max-height:0;overflow:hidden\">{escaped}</div>{body}")
+}
