@@ -66,9 +66,10 @@ impl From<tenancy::TenancyError> for ApiError {
             T::DuplicateClient(_) => Self::Conflict(e.to_string()),
             T::UnknownClient(_) => Self::NotFound(e.to_string()),
             T::Database(db) => db.into(),
-            T::Migrate(_) | T::DuplicateMigration(_) | T::MigrationState(_) | T::SchemasFailed(_) => {
-                Self::internal(e)
-            }
+            T::Migrate(_)
+            | T::DuplicateMigration(_)
+            | T::MigrationState(_)
+            | T::SchemasFailed(_) => Self::internal(e),
         }
     }
 }

@@ -82,9 +82,9 @@ async fn compute_segments(tx: &mut TenantTx) -> Result<(), ApiError> {
         .execute(&mut **tx)
         .await?;
     }
-    store::segments::rfm::recompute(&mut **tx).await?;
-    for id in store::segments::all_ids(&mut **tx).await? {
-        store::segments::compute(&mut **tx, id)
+    store::segments::rfm::recompute(tx).await?;
+    for id in store::segments::all_ids(tx).await? {
+        store::segments::compute(tx, id)
             .await
             .map_err(ApiError::internal)?;
     }

@@ -182,6 +182,18 @@ pub fn is_valid_phone(phone: &str) -> bool {
     phone.is_empty() || (phone.len() == 10 && phone.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// A signed-in user's first name, for merge tags in test sends.
+pub async fn first_name(
+    state: &crate::state::AppState,
+    realm: &Realm,
+    user_id: i64,
+) -> Result<String, crate::error::ApiError> {
+    let mut tx = realm.begin(&state.tenancy).await?;
+    let account = find_by_id(&mut tx, realm, user_id).await?;
+    tx.commit().await?;
+    Ok(account.map(|a| a.first_name).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,16 +214,4 @@ mod tests {
         assert!(!is_valid_phone("202-555-0123"));
         assert!(!is_valid_phone("202555012"));
     }
-}
-
-/// A signed-in user's first name, for merge tags in test sends.
-pub async fn first_name(
-    state: &crate::state::AppState,
-    realm: &Realm,
-    user_id: i64,
-) -> Result<String, crate::error::ApiError> {
-    let mut tx = realm.begin(&state.tenancy).await?;
-    let account = find_by_id(&mut tx, realm, user_id).await?;
-    tx.commit().await?;
-    Ok(account.map(|a| a.first_name).unwrap_or_default())
 }

@@ -1,13 +1,13 @@
 //! External mailings: sends made elsewhere, imported from column-mapped CSV files as jobs, listed on the
 //! Performance and E-mail Analytics pages, exported, and named in the selection data.
 
-use crate::schemas::{Job, JobAccepted};
-use crate::uploads::store as store_upload;
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_PERFORMANCE};
 use crate::date_range::check_range;
 use crate::error::ApiError;
+use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
+use crate::uploads::store as store_upload;
 use chrono::NaiveDate;
 use poem::web::Data;
 use poem_openapi::param::Query;
