@@ -357,14 +357,15 @@ impl TestApp {
     }
 
     pub async fn wait_for_job(&self, session: &Session, id: i64) -> Value {
-        for _ in 0..150 {
+        // A generous deadline: the test binary runs many apps and workers at once on a small machine.
+        for _ in 0..300 {
             let job = self.get_json(&format!("/api/jobs/{id}/"), session).await;
             if job["completed"] == json!(true) {
                 return job;
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        panic!("job {id} did not finish within 30 s");
+        panic!("job {id} did not finish within 60 s");
     }
 }
 
