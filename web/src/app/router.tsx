@@ -20,11 +20,6 @@ export function requireClientSession({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-const notBuilt = () => import('./routes/not-built');
-
-/** A page of an area that is not built yet. */
-const placeholder = (path: string, handle: PageHandle): RouteObject => ({ path, handle, lazy: notBuilt });
-
 /**
  * Pages behind a permission render only for a user holding it (a hidden menu item is not access control; the server
  * refuses the calls too). A pathless layout route around `children`.
@@ -58,7 +53,9 @@ const productRoutes: RouteObject[] = [
   guarded('pagePerformance', 'page', [
     { path: 'flights', handle: { title: 'Performance' }, lazy: () => import('./routes/email/flights') },
   ]),
-  placeholder('experiments', { title: 'Experiments' }),
+  guarded('pagePerformance', 'page', [
+    { path: 'experiments', handle: { title: 'Experiments' }, lazy: () => import('./routes/email/experiments') },
+  ]),
   guarded('pageContributionSourceCodes', 'page', [
     { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },
   ]),

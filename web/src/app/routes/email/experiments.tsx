@@ -1,0 +1,5 @@
+import { ExperimentsPage } from '@/features/experiments/experiments-page';
+
+export function Component() {
+  return <ExperimentsPage />;
+}
