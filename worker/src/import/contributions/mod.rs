@@ -236,27 +236,53 @@ async fn merge(
     .await?
     .rows_affected() as i64;
 
-    let new_lines = sqlx::query(
-        "insert into contributions (
-             platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email, first_name, last_name,
-             zip, state, phone, recurring_months, recurrence_number, refcode, refcode2, source_code_id,
-             fundraising_page, refund_id, refunded_at, ab_test_name, ab_variation, mobile, express_signup)
-         select $1, l.line_item_id, l.receipt_id, coalesce(l.paid_abs, l.paid_local at time zone $2), l.amount,
-                l.fee, c.id, l.email, l.first_name, l.last_name, l.zip, l.state, l.phone, l.recurring_months,
-                l.recurrence_number, l.refcode, l.refcode2, sc.id, l.fundraising_page, l.refund_id,
-                case when l.refund_id is not null
-                     then coalesce(l.refund_abs, l.refund_local at time zone $2, now()) end,
-                l.ab_test_name, l.ab_variation, l.mobile, l.express_signup
-         from contrib_lines l
-         left join contacts c on c.email = l.email
-         left join source_codes sc on sc.code = l.refcode
-         on conflict (platform, line_item_id) do nothing",
+    // Each new line is attributed as it is written (the rules of `attribute` below): updating a million fresh
+    // rows afterwards would write every row and every index twice and re-run the rollup trigger over both
+    // versions. `attributed` counts each rule's lines.
+    let attributed: Vec<(String, i64)> = sqlx::query_as(
+        "with new_lines as (
+             insert into contributions (
+                 platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email, first_name, last_name,
+                 zip, state, phone, recurring_months, recurrence_number, refcode, refcode2, source_code_id,
+                 fundraising_page, refund_id, refunded_at, ab_test_name, ab_variation, mobile, express_signup,
+                 mailing_id, attribution)
+             select $1, l.line_item_id, l.receipt_id, l.paid_at, l.amount, l.fee, c.id, l.email, l.first_name,
+                    l.last_name, l.zip, l.state, l.phone, l.recurring_months, l.recurrence_number, l.refcode,
+                    l.refcode2, sc.id, l.fundraising_page, l.refund_id,
+                    case when l.refund_id is not null
+                         then coalesce(l.refund_abs, l.refund_local at time zone $2, now()) end,
+                    l.ab_test_name, l.ab_variation, l.mobile, l.express_signup,
+                    coalesce(sc.mailing_id, click.mailing_id),
+                    case when sc.mailing_id is not null then 'refcode'
+                         when click.mailing_id is not null then 'click' else 'none' end
+             from (select *, coalesce(paid_abs, paid_local at time zone $2) as paid_at from contrib_lines) l
+             left join contacts c on c.email = l.email
+             left join source_codes sc on sc.code = l.refcode
+             left join lateral (
+                 select e.mailing_id from mailing_events e
+                 where sc.mailing_id is null and e.contact_id = c.id and e.kind = 'click' and not e.machine
+                   and e.created <= l.paid_at and e.created >= l.paid_at - make_interval(days => $3)
+                 order by e.created desc, e.id desc limit 1
+             ) click on true
+             on conflict (platform, line_item_id) do nothing
+             returning attribution
+         )
+         select attribution, count(*) from new_lines group by 1",
     )
     .bind(platform.stored())
     .bind(&settings.time_zone)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected() as i64;
+    .bind(settings.window_days)
+    .fetch_all(&mut *conn)
+    .await?;
+    let by_rule = |rule: &str| {
+        attributed
+            .iter()
+            .filter(|(r, _)| r == rule)
+            .map(|(_, n)| n)
+            .sum::<i64>()
+    };
+    let new_lines = attributed.iter().map(|(_, n)| n).sum::<i64>();
+    let (by_refcode, by_click) = (by_rule("refcode"), by_rule("click"));
 
     // A refund row marks the known line refunded; a line already marked stays as it is.
     let refunds_marked = sqlx::query(
@@ -273,7 +299,6 @@ async fn merge(
     .await?
     .rows_affected() as i64;
 
-    let (by_refcode, by_click) = attribute(conn, settings.window_days).await?;
     Ok(Merged {
         unique,
         duplicates: staged - unique,
