@@ -6,7 +6,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgConnection;
 
-use crate::revenue::{DONOR, NET};
+use crate::revenue::{DONORS, NET};
 
 /// Today, the month, the fiscal quarter and the fiscal year, each up to today (client zone).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -56,7 +56,7 @@ pub async fn revenue_periods(conn: &mut PgConnection) -> Result<Vec<Period>, sql
 /// Distinct donors among the gifts of `from` up to today (client zone).
 pub async fn donors_since(conn: &mut PgConnection, from: NaiveDate) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "select count(distinct {DONOR}) from contributions c
+        "select {DONORS} from contributions c
          where c.amount > 0 and c.paid_at >= client_day_start($1)"
     )))
     .bind(from)
@@ -67,7 +67,7 @@ pub async fn donors_since(conn: &mut PgConnection, from: NaiveDate) -> Result<i6
 /// Active sustainers: donors with a recurring gift, not refunded, in the last 35 days.
 pub async fn active_sustainers(conn: &mut PgConnection) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "select count(distinct {DONOR}) from contributions c
+        "select {DONORS} from contributions c
          where c.amount > 0 and c.recurring_months is not null
            and c.refund_id is null and c.refunded_at is null
            and c.paid_at >= now() - interval '35 days'"
@@ -181,7 +181,7 @@ pub struct StateFigure {
 pub async fn by_state(conn: &mut PgConnection) -> Result<Vec<StateFigure>, sqlx::Error> {
     sqlx::query_as::<_, StateFigure>(sqlx::AssertSqlSafe(format!(
         "select upper(btrim(c.state)) as state, sum({NET})::numeric(20, 2)::text as net,
-                count(distinct {DONOR}) filter (where c.amount > 0) as donors
+                {DONORS} as donors
          from contributions c
          where c.paid_at >= client_day_start(date_trunc('month', client_today())::date)
            and c.state ~ '^\\s*[A-Za-z]{{2}}\\s*$'

@@ -1,6 +1,6 @@
 //! Mailing performance: every mailing whose send started in the range, in send order.
 
-use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONOR, MONEY, NET};
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY, NET};
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -58,7 +58,7 @@ pub async fn rows(
              from mailing_events x where x.mailing_id = m.id) e
          cross join lateral (
              select coalesce(sum({NET}), 0) as revenue, count(*) filter (where c.amount > 0) as gifts,
-                    count(distinct {DONOR}) filter (where c.amount > 0) as donors
+                    {DONORS} as donors
              from contributions c where c.mailing_id = m.id) v
          where m.send_attempt >= $1 and m.send_attempt < $2
          order by m.send_attempt, m.id"

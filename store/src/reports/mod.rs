@@ -263,7 +263,7 @@ pub async fn build(
 }
 
 /// The README's revenue rules, written once in `crate::revenue`.
-pub(crate) use crate::revenue::{DONOR, NET};
+pub(crate) use crate::revenue::{DONORS, NET};
 /// Money out of SQL: a decimal string with two places.
 pub(crate) const MONEY: &str = "::numeric(20, 2)::text";
 

@@ -1,7 +1,7 @@
 //! Monthly summary: per calendar month of the range (client zone; the first and last months cut at the range's
 //! ends) and for the whole range, the revenue figures of the README's "Revenue metrics".
 
-use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONOR, MONEY};
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY};
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -36,7 +36,7 @@ pub async fn rows(
              group by grouping sets ((1), ())
          ), donors as (
              select date_trunc('month', c.paid_at at time zone $5)::date as month,
-                    count(distinct {DONOR}) filter (where c.amount > 0) as donors
+                    {DONORS} as donors
              from contributions c where c.paid_at >= $3 and c.paid_at < $4
              group by grouping sets ((1), ())
          ), firsts as (

@@ -1,6 +1,6 @@
 //! Source-code performance: every source code with lines in the range, most net first.
 
-use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONOR, MONEY, NET};
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY, NET};
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -23,7 +23,7 @@ pub async fn rows(
     let sql = format!(
         "with a as (
              select c.source_code_id, count(*) filter (where c.amount > 0) as gifts,
-                    count(distinct {DONOR}) filter (where c.amount > 0) as donors,
+                    {DONORS} as donors,
                     coalesce(sum(c.amount) filter (where c.amount > 0), 0) as gross,
                     coalesce(sum({NET}), 0) as net
              from contributions c

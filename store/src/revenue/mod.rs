@@ -21,14 +21,18 @@ macro_rules! net_sql {
         "(case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null) then 0 else c.amount end)"
     };
 }
-/// The donor a line belongs to: its contact, or its e-mail when it has none.
+/// Distinct donors among the positive lines. A line's donor is its contact, or its e-mail when it has none (the
+/// key `donor_firsts` stores as `coalesce(contact_id::text, 'e:' || email)`); the two kinds never meet, so this
+/// is that key's distinct count, but two counts over a bigint and a few contact-less e-mails sort several times
+/// faster than one over text.
 #[macro_export]
-macro_rules! donor_sql {
+macro_rules! donors_sql {
     () => {
-        "coalesce(c.contact_id::text, 'e:' || c.email)"
+        "(count(distinct c.contact_id) filter (where c.amount > 0)
+          + count(distinct c.email) filter (where c.amount > 0 and c.contact_id is null))"
     };
 }
 
 pub const REFUNDED: &str = crate::refunded_sql!();
 pub const NET: &str = crate::net_sql!();
-pub const DONOR: &str = crate::donor_sql!();
+pub const DONORS: &str = crate::donors_sql!();

@@ -48,9 +48,9 @@ macro_rules! mailing_select {
             store::net_sql!(),
             "), 0) as revenue,
                     count(*) filter (where c.amount > 0) as gifts,
-                    count(distinct ",
-            store::donor_sql!(),
-            ") filter (where c.amount > 0) as donors
+                    ",
+            store::donors_sql!(),
+            " as donors
              from contributions c where c.mailing_id = m.id
          ) rv "
         )

@@ -13,7 +13,7 @@ use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::{Binary, Json, PlainText};
 use poem_openapi::OpenApi;
-use store::revenue::{DONOR, NET};
+use store::revenue::{DONORS, NET};
 use tenancy::TenantTx;
 
 use crate::auth::PAGE_CONTRIBUTIONS;
@@ -380,7 +380,7 @@ pub(super) async fn breakdown(
 ) -> Result<Vec<BreakdownRow>, ApiError> {
     Ok(sqlx::query_as::<_, BreakdownRow>(sqlx::AssertSqlSafe(format!(
         "select {key} as key, {id} as source_code_id, count(*) filter (where c.amount > 0) as gifts,
-                count(distinct {DONOR}) filter (where c.amount > 0) as donors,
+                {DONORS} as donors,
                 coalesce(sum(c.amount) filter (where c.amount > 0), 0)::numeric(20, 2)::text as gross,
                 coalesce(sum({NET}), 0)::numeric(20, 2)::text as net
          from contributions c left join source_codes s on s.id = c.source_code_id

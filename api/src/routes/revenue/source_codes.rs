@@ -11,7 +11,7 @@ use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
-use store::revenue::{DONOR, NET};
+use store::revenue::{DONORS, NET};
 
 use crate::auth::PAGE_CONTRIBUTION_SOURCE_CODES;
 
@@ -146,7 +146,7 @@ impl SourceCodesApi {
         let items = sqlx::query_as::<_, SourceCodeRow>(sqlx::AssertSqlSafe(format!(
             "with a as (
                  select c.source_code_id, count(*) filter (where c.amount > 0) as gifts,
-                        count(distinct {DONOR}) filter (where c.amount > 0) as donors,
+                        {DONORS} as donors,
                         coalesce(sum(c.amount) filter (where c.amount > 0), 0) as gross,
                         coalesce(sum({NET}), 0) as net,
                         min(c.paid_at) filter (where c.amount > 0) as first_gift,
@@ -205,7 +205,7 @@ impl SourceCodesApi {
         let groups = sqlx::query_as::<_, SourceCodeGroup>(sqlx::AssertSqlSafe(format!(
             "select {key} as key, count(distinct s.id) as codes,
                     count(*) filter (where c.amount > 0) as gifts,
-                    count(distinct {DONOR}) filter (where c.amount > 0) as donors,
+                    {DONORS} as donors,
                     coalesce(sum(c.amount) filter (where c.amount > 0), 0){MONEY} as gross,
                     coalesce(sum({NET}), 0){MONEY} as net,
                     (case when count(*) filter (where c.amount > 0) > 0
