@@ -45,7 +45,10 @@ async fn scrape(addr: &str) -> Option<String> {
     stream.read_to_string(&mut response).await.ok()?;
     let (head, body) = response.split_once("\r\n\r\n")?;
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
+    assert!(
+        head.contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
     Some(body.to_owned())
 }
 
@@ -97,11 +100,18 @@ async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_d
         .enqueue_many(
             tx,
             None,
-            &[JobKind::SendMailing { mailing_id: 1 }, JobKind::RecountLists],
+            &[
+                JobKind::SendMailing { mailing_id: 1 },
+                JobKind::RecountLists,
+            ],
         )
         .await
         .unwrap();
-    assert_eq!(queue.depth().await.unwrap(), 2, "both jobs queued before the worker starts");
+    assert_eq!(
+        queue.depth().await.unwrap(),
+        2,
+        "both jobs queued before the worker starts"
+    );
 
     let metrics_addr = {
         let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -113,7 +123,10 @@ async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_d
             .env("REDIS_URL", &redis_url)
             .env("JOB_QUEUE", &queue_name)
             .env("SMTP_URL", &smtp_url)
-            .env("SEND_JOURNAL_DIR", std::env::temp_dir().join(unique("compass-journal-")))
+            .env(
+                "SEND_JOURNAL_DIR",
+                std::env::temp_dir().join(unique("compass-journal-")),
+            )
             .env("TRACKING_SECRET", "worker-metrics-test")
             .env("WORKER_METRICS_ADDR", &metrics_addr)
             // Only the jobs this test queues: the scheduler's first pass must not pick up other tests' mailings.
@@ -142,7 +155,11 @@ async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_d
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    assert_eq!(delivered.load(Ordering::SeqCst), 3, "the sink received the send");
+    assert_eq!(
+        delivered.load(Ordering::SeqCst),
+        3,
+        "the sink received the send"
+    );
     assert_eq!(
         sample(&text, "compass_mail_messages_sent_total"),
         Some(3.0),
