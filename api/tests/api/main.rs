@@ -32,6 +32,7 @@ mod mailings;
 mod media;
 mod metrics;
 mod planning;
+mod readiness;
 mod reports;
 mod restarts;
 mod revenue;
