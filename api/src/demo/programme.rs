@@ -70,7 +70,10 @@ pub async fn seed_programme(tx: &mut TenantTx) -> Result<(), ApiError> {
     // Seeded on its own, so a demo client made before experiments existed gets one too.
     let started = std::time::Instant::now();
     finished_experiment(tx).await?;
-    tracing::info!(elapsed_ms = started.elapsed().as_millis(), "demo experiment seeded");
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis(),
+        "demo experiment seeded"
+    );
     Ok(())
 }
 
