@@ -3,7 +3,13 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { getGetExperimentQueryKey, useGetExperiment, useSendExperimentWinner, useStartExperiment } from '@/api/gen';
+import {
+  getGetExperimentQueryKey,
+  getListExperimentsQueryKey,
+  useGetExperiment,
+  useSendExperimentWinner,
+  useStartExperiment,
+} from '@/api/gen';
 import type { ExperimentDetail, VariantFigures } from '@/api/gen/model';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatCount, formatDateTime } from '@/lib/format';
@@ -53,7 +59,11 @@ export function ExperimentDetailView({ id }: { id: number }) {
       meta: { errorMessage: 'Could not load the experiment' },
     },
   });
-  const refresh = (saved: ExperimentDetail) => queryClient.setQueryData(getGetExperimentQueryKey(id), saved);
+  const refresh = async (saved: ExperimentDetail) => {
+    queryClient.setQueryData(getGetExperimentQueryKey(id), saved);
+    // The list shows the status too: starting or sending the winner changes it.
+    await queryClient.invalidateQueries({ queryKey: getListExperimentsQueryKey() });
+  };
   const start = useStartExperiment({ mutation: { onSuccess: refresh, meta: { errorMessage: 'Could not start the experiment' } } });
   const sendWinner = useSendExperimentWinner({
     mutation: { onSuccess: refresh, meta: { errorMessage: 'Could not send the winner' } },
