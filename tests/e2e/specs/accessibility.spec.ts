@@ -69,3 +69,19 @@ for (const theme of ['light', 'dark'] as const) {
     });
   }
 }
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the e-mail designer with a selected block has no serious or critical axe violation in the ${theme} theme`, async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const page = await signedInPage(browser, baseURL, { viewport: { width: 1280, height: 800 } });
+    await page.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    await page.goto('/crm-mailing-template-add');
+    await settled(page);
+    await page.getByText('Designer', { exact: true }).click();
+    await page.getByRole('button', { name: 'Add Heading' }).click();
+    await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();
+    const findings = await scan(page, `designer (${theme})`);
+    await page.context().close();
+    expect(findings, findings.join('\n')).toEqual([]);
+  });
+}
