@@ -156,4 +156,13 @@ test('a confirmed mailing is delivered by the worker, and opens, clicks and unsu
     await expect(figure(page, 'Unsubscribes')).toHaveText('1', { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   await expect(figure(page, 'Clicks')).toContainText('1');
+
+  // Issue 17, item 16: clicks per link and the first 48 hours' chart, kept as the README's screen.
+  const links = page.getByRole('table', { name: 'Clicks per link' });
+  await expect(links.getByRole('row', { name: /example\.org\/donate/ })).toContainText('1');
+  await expect(page.getByRole('img', { name: /opens and clicks per hour/i })).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByText('Opens and clicks, first 48 hours').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(1_000); // the chart's entry animation
+  await page.screenshot({ path: '../../docs/screens/mailing-charts.png' });
 });

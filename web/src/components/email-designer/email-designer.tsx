@@ -250,18 +250,19 @@ export function EmailDesigner({ value, onChange }: EmailDesignerProps) {
                     <BlockPreview block={b} />
                   </div>
                   {b.id === selectedId && (
+                    // Filled buttons: outline colours on the canvas's tinted background fall below 4.5:1 (Delete 4.29).
                     <ButtonGroup size="sm" className="my-1" aria-label="Selected block">
-                      <Button variant="outline-secondary" onClick={() => move(b.id, -1)} disabled={i === 0}>
+                      <Button variant="secondary" onClick={() => move(b.id, -1)} disabled={i === 0}>
                         Move up
                       </Button>
                       <Button
-                        variant="outline-secondary"
+                        variant="secondary"
                         onClick={() => move(b.id, 1)}
                         disabled={i === blocks.length - 1}
                       >
                         Move down
                       </Button>
-                      <Button variant="outline-danger" onClick={() => remove(b.id)}>
+                      <Button variant="danger" onClick={() => remove(b.id)}>
                         Delete
                       </Button>
                     </ButtonGroup>

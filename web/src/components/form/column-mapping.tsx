@@ -130,7 +130,7 @@ export function ColumnMapping({
   };
   return (
     <div>
-      <Table size="sm" className="align-middle" aria-label="Column mapping">
+      <Table responsive size="sm" className="align-middle" aria-label="Column mapping">
         <thead>
           <tr>
             <th scope="col">File column</th>

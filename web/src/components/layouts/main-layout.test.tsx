@@ -166,6 +166,37 @@ describe('MainLayout', () => {
     expect(screen.queryByRole('complementary', { name: 'Side navigation' }) !== null).toBe(!initiallyOpen);
   });
 
+  it('below 1000 px the menus move from the header into a drawer closed by default (issue 17, item 12)', async () => {
+    const width = window.innerWidth;
+    window.innerWidth = 800;
+    // jsdom has no matchMedia: an 800 px window's answers (max-width queries below 800 px do not match).
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: /max-width: (\d+)/.test(query) && Number(/max-width: (\d+)/.exec(query)?.[1]) >= 800,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+    }));
+    try {
+      renderLayout({ permissions: ['pageContacts'], universalPermissions: [] });
+      const header = screen.getByRole('navigation', { name: 'Main' });
+      // Hidden by Bootstrap's d-none (no stylesheet in jsdom).
+      expect(within(header).getByRole('button', { name: 'Email' }).closest('.navbar-nav')).toHaveClass('d-none');
+      expect(within(header).getByRole('button', { name: 'Account' })).toBeVisible();
+      expect(screen.queryByRole('navigation', { name: 'Side navigation' })).not.toBeInTheDocument();
+      const toggle = screen.getByRole('button', { name: 'Toggle side navigation' });
+      expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await userEvent.click(toggle);
+      const drawer = await screen.findByRole('navigation', { name: 'Side navigation' });
+      expect(within(drawer).getByRole('link', { name: 'Lists' })).toHaveAttribute('href', '/crm-lists');
+      expect(within(drawer).getByRole('button', { name: 'NGP Saved List Import' })).toBeInTheDocument();
+    } finally {
+      window.innerWidth = width;
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('the dark theme toggle stores the choice and sets data-bs-theme', async () => {
     localStorage.setItem('theme', 'light');
     renderLayout();

@@ -1,9 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Nav from 'react-bootstrap/Nav';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import Navbar from 'react-bootstrap/Navbar';
-import { Link, NavLink } from 'react-router';
+import Offcanvas from 'react-bootstrap/Offcanvas';
+import { Link, NavLink, useLocation } from 'react-router';
 import { SUPPORT_URL } from '@/lib/config';
 import { setTheme, useTheme } from '@/lib/theme';
 import {
@@ -21,6 +22,20 @@ import {
 export const SIDENAV_BREAKPOINT_PX = 1000;
 
 export const sidenavOpenByDefault = (): boolean => window.innerWidth >= SIDENAV_BREAKPOINT_PX;
+
+const NARROW_QUERY = `(max-width: ${SIDENAV_BREAKPOINT_PX - 0.02}px)`;
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const query = window.matchMedia?.(NARROW_QUERY);
+  if (!query) return () => undefined;
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+const isNarrow = (): boolean => window.matchMedia?.(NARROW_QUERY).matches ?? !sidenavOpenByDefault();
+
+/** Below the breakpoint the header keeps only Help, Settings and Account; the menus move into the sidenav drawer. */
+const useNarrowWindow = (): boolean => useSyncExternalStore(subscribeNarrow, isNarrow);
 
 export interface MainLayoutProps {
   /**
@@ -70,8 +85,11 @@ function MenuEntries({ entries, onNavAction }: { entries: NavMenuEntry[]; onNavA
   });
 }
 
-/** The sidenav lists the same pages as the header (links only; dialogs open from the header menus). */
-function SidenavEntries({ items }: { items: NavTopItem[] }) {
+/**
+ * The sidenav lists the same pages as the header. On a wide window dialogs open from the header menus only; in the
+ * narrow window's drawer (no header menus) `onNavAction` is given and they are buttons here too.
+ */
+function SidenavEntries({ items, onNavAction }: { items: NavTopItem[]; onNavAction?: MainLayoutProps['onNavAction'] }) {
   const link = (to: string, label: string) => (
     <Nav.Link key={to} as={NavLink} to={to} end>
       {label}
@@ -79,7 +97,7 @@ function SidenavEntries({ items }: { items: NavTopItem[] }) {
   );
   return items.map((item) => {
     if (item.kind === 'link') return link(item.to, item.label);
-    const entries = item.items.filter((entry) => entry.kind !== 'action');
+    const entries = item.items.filter((entry) => entry.kind !== 'action' || onNavAction);
     if (entries.length === 0) return null;
     return (
       <div key={item.label} className="mt-2">
@@ -93,7 +111,14 @@ function SidenavEntries({ items }: { items: NavTopItem[] }) {
               </div>
             );
           }
-          return entry.kind === 'link' ? link(entry.to, entry.label) : null;
+          if (entry.kind === 'action') {
+            return (
+              <Nav.Link key={entry.label} as="button" className="text-start" onClick={() => onNavAction?.(entry.action)}>
+                {entry.label}
+              </Nav.Link>
+            );
+          }
+          return link(entry.to, entry.label);
         })}
       </div>
     );
@@ -112,15 +137,14 @@ export function MainLayout({
   banners,
   children,
 }: MainLayoutProps) {
-  const [sidenavOpen, setSidenavOpen] = useState(sidenavOpenByDefault);
-  // Crossing the breakpoint closes (or reopens) the sidenav, as loading the page at that width would.
-  useEffect(() => {
-    const narrow = window.matchMedia?.(`(max-width: ${SIDENAV_BREAKPOINT_PX - 0.02}px)`);
-    if (!narrow) return;
-    const follow = () => setSidenavOpen(!narrow.matches);
-    narrow.addEventListener('change', follow);
-    return () => narrow.removeEventListener('change', follow);
-  }, []);
+  const narrow = useNarrowWindow();
+  const { pathname } = useLocation();
+  // The user's toggle holds while the window stays on its side of the breakpoint (crossing it closes or reopens the
+  // sidenav, as loading the page at that width would) and, in the narrow window's drawer, until a page is chosen.
+  const [toggled, setToggled] = useState<{ narrow: boolean; pathname: string; open: boolean } | null>(null);
+  const sidenavOpen =
+    toggled !== null && toggled.narrow === narrow && (!narrow || toggled.pathname === pathname) ? toggled.open : !narrow;
+  const setSidenavOpen = (open: boolean) => setToggled({ narrow, pathname, open });
   const theme = useTheme();
   const nav = filterNav(MAIN_NAV, perms);
   const settings = settingsLinks(perms);
@@ -137,14 +161,14 @@ export function MainLayout({
             aria-label="Toggle side navigation"
             aria-expanded={sidenavOpen}
             aria-controls="sidenav"
-            onClick={() => setSidenavOpen((open) => !open)}
+            onClick={() => setSidenavOpen(!sidenavOpen)}
           >
             <span className="navbar-toggler-icon" aria-hidden="true" />
           </Button>
           <Navbar.Brand as={Link} to="/dashboard">
             Compass
           </Navbar.Brand>
-          <Nav className="me-auto">
+          <Nav className={narrow ? 'd-none' : 'me-auto'}>
             <Nav.Link as={NavLink} to="/dashboard">
               Home
             </Nav.Link>
@@ -160,7 +184,7 @@ export function MainLayout({
               ),
             )}
           </Nav>
-          <Nav>
+          <Nav className="ms-auto">
             <Nav.Link href={SUPPORT_URL} target="_blank" rel="noreferrer">
               Help
             </Nav.Link>
@@ -210,15 +234,46 @@ export function MainLayout({
       </header>
       {banners}
       <div className="d-flex app-body">
-        {sidenavOpen && (
-          <aside id="sidenav" className="sidenav border-end py-2" aria-label="Side navigation">
-            <Nav className="flex-column">
-              <Nav.Link as={NavLink} to="/dashboard" end>
-                Home
-              </Nav.Link>
-              <SidenavEntries items={nav} />
-            </Nav>
-          </aside>
+        {narrow ? (
+          <Offcanvas
+            id="sidenav"
+            show={sidenavOpen}
+            onHide={() => setSidenavOpen(false)}
+            placement="start"
+            className="sidenav-drawer"
+            aria-labelledby="sidenav-title"
+          >
+            <Offcanvas.Header closeButton closeLabel="Close navigation">
+              <Offcanvas.Title id="sidenav-title" as="h2" className="h5">
+                Navigation
+              </Offcanvas.Title>
+            </Offcanvas.Header>
+            <Offcanvas.Body className="px-0 pt-0">
+              <Nav as="nav" className="flex-column" aria-label="Side navigation">
+                <Nav.Link as={NavLink} to="/dashboard" end>
+                  Home
+                </Nav.Link>
+                <SidenavEntries
+                  items={nav}
+                  onNavAction={(action) => {
+                    setSidenavOpen(false);
+                    onNavAction(action);
+                  }}
+                />
+              </Nav>
+            </Offcanvas.Body>
+          </Offcanvas>
+        ) : (
+          sidenavOpen && (
+            <aside id="sidenav" className="sidenav border-end py-2" aria-label="Side navigation">
+              <Nav className="flex-column">
+                <Nav.Link as={NavLink} to="/dashboard" end>
+                  Home
+                </Nav.Link>
+                <SidenavEntries items={nav} />
+              </Nav>
+            </aside>
+          )
         )}
         <main className="flex-grow-1 p-3 app-main">{children}</main>
       </div>

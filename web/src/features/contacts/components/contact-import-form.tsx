@@ -43,7 +43,7 @@ function ImportPreview({
         Preview of the first rows
       </h2>
       <div className="table-responsive">
-        <Table size="sm" bordered aria-labelledby="contact-import-preview-title">
+        <Table responsive size="sm" bordered aria-labelledby="contact-import-preview-title">
           <thead>
             <tr>
               {preview.columns.map((column, i) => (

@@ -69,7 +69,7 @@ export function ListMembers({ list }: { list: CrmList }) {
       ) : (
         <>
           <div className="table-responsive">
-            <Table size="sm" hover aria-label="List members" aria-busy={members.isFetching}>
+            <Table responsive size="sm" hover aria-label="List members" aria-busy={members.isFetching}>
               <thead>
                 <tr>
                   <th scope="col">Email</th>

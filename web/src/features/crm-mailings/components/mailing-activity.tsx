@@ -42,7 +42,7 @@ export function MailingActivity({ id }: { id: number }) {
       ) : !links.data?.length ? (
         <p className="text-body-secondary small">No clicks yet.</p>
       ) : (
-        <Table size="sm" aria-label="Clicks per link">
+        <Table responsive size="sm" aria-label="Clicks per link">
           <thead>
             <tr>
               <th>Link</th>

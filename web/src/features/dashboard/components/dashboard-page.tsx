@@ -136,7 +136,7 @@ export function DashboardPage() {
       <div className="row g-3 mb-3">
         <div className="col-lg-7">
           <Tile title="Last five mailings" to="/crm-mailings" testId="tile-mailings">
-            <Table size="sm" className="mb-0" aria-label="Last five mailings">
+            <Table responsive size="sm" className="mb-0" aria-label="Last five mailings">
               <thead>
                 <tr>
                   <th scope="col">Mailing</th>
@@ -165,7 +165,7 @@ export function DashboardPage() {
         {d.topSourceCodes && (
           <div className="col-lg-5">
             <Tile title="Top source codes this month" to="/revenue" testId="tile-codes">
-              <Table size="sm" className="mb-0" aria-label="Top source codes this month">
+              <Table responsive size="sm" className="mb-0" aria-label="Top source codes this month">
                 <tbody>
                   {d.topSourceCodes.map((c) => (
                     <tr key={c.id}>

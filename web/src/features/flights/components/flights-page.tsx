@@ -46,7 +46,7 @@ function LinkClicks({ id }: { id: number }) {
   if (links.isPending) return <PageSpinner label="Loading links" />;
   if (!links.data?.length) return <p className="text-body-secondary small mb-0">No clicks yet.</p>;
   return (
-    <Table size="sm" className="mb-0" aria-label="Clicks per link">
+    <Table responsive size="sm" className="mb-0" aria-label="Clicks per link">
       <thead>
         <tr>
           <th>Link</th>
@@ -116,7 +116,7 @@ export function FlightsPage() {
         <Alert variant="info">No flights were sent in this range.</Alert>
       ) : (
         <div className="table-responsive">
-          <Table size="sm" hover aria-label="Flights">
+          <Table responsive size="sm" hover aria-label="Flights">
             <thead>
               <tr>
                 <th>

@@ -46,7 +46,7 @@ export function ReportSchedules({ reports }: { reports: ReportInfo[] }) {
       </h2>
       {schedules.isError && <Alert variant="danger">Could not load the schedules.</Alert>}
       {schedules.data && schedules.data.length > 0 && (
-        <Table size="sm" aria-label="Scheduled reports">
+        <Table responsive size="sm" aria-label="Scheduled reports">
           <thead>
             <tr>
               <th scope="col">Report</th>

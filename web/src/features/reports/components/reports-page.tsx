@@ -76,7 +76,7 @@ function ReportView({ report, range }: { report: ReportTable; range: DateRange }
         <EmptyState>No rows for this range.</EmptyState>
       ) : (
         <div className="table-responsive">
-          <Table size="sm" striped hover aria-label={report.title}>
+          <Table responsive size="sm" striped hover aria-label={report.title}>
             <thead>
               <tr>
                 {report.columns.map((c) => (

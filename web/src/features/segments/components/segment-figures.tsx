@@ -104,7 +104,7 @@ export function SegmentFigures({ segment }: { segment: SegmentView }) {
         <div className="col-lg-6">
           <Card>
             <Card.Header>Highest previous contribution and suggested asks</Card.Header>
-            <Table size="sm" className="mb-0" aria-label="HPC distribution">
+            <Table responsive size="sm" className="mb-0" aria-label="HPC distribution">
               <thead>
                 <tr>
                   <th>HPC</th>
@@ -132,7 +132,7 @@ export function SegmentFigures({ segment }: { segment: SegmentView }) {
       </div>
       <Card>
         <Card.Header>Members ({total.toLocaleString()})</Card.Header>
-        <Table size="sm" hover className="mb-0" aria-label="Members">
+        <Table responsive size="sm" hover className="mb-0" aria-label="Members">
           <thead>
             <tr>
               <th>Email</th>
