@@ -1,11 +1,17 @@
 //! Uploaded files kept in the client's schema for the jobs that read them (list, contact, contribution and ads
-//! imports), in 1 MB chunks so a large file is never held whole in memory.
+//! imports), in 1 MB chunks so a large file is never held whole in memory; the job that reads one is queued in
+//! the same transaction, and the column mappings those imports take are read here once.
 
 use crate::error::ApiError;
+use crate::schemas::{Job, JobAccepted};
+use crate::state::SharedState;
+use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
+use std::collections::BTreeMap;
 use tenancy::TenantTx;
 use tokio::io::AsyncReadExt;
 use worker::import::Format;
+use worker::JobKind;
 
 const CHUNK: usize = 1024 * 1024;
 
@@ -55,4 +61,73 @@ pub async fn store(
         seq += 1;
     }
     Ok((id, filename))
+}
+
+/// Stores the upload, then queues the job that reads it in the same transaction, so a job never points at a
+/// missing file and a refused file queues nothing. `job` builds the job from the stored upload's id and name.
+pub async fn store_and_enqueue(
+    state: &SharedState,
+    mut tx: TenantTx,
+    user: i64,
+    upload: Upload,
+    allow_txt: bool,
+    job: impl FnOnce(i64, String) -> JobKind,
+) -> Result<JobAccepted, ApiError> {
+    let (upload_id, filename) = store(&mut tx, upload, allow_txt).await?;
+    enqueue(state, tx, user, job(upload_id, filename)).await
+}
+
+/// Queues `kind` in the transaction that stored its upload; the answer is the queued job.
+pub async fn enqueue(
+    state: &SharedState,
+    tx: TenantTx,
+    user: i64,
+    kind: JobKind,
+) -> Result<JobAccepted, ApiError> {
+    let row = state.queue.enqueue(tx, Some(user), &kind).await?;
+    Ok(JobAccepted::Accepted(Json(Job::from(row))))
+}
+
+/// Reads a column mapping (JSON object: file column header → field id). Empty field ids are skipped; a field may
+/// be mapped once, and every `required` field must be mapped.
+pub fn column_mapping<F: Copy + PartialEq>(
+    raw: &str,
+    from_id: impl Fn(&str) -> Option<F>,
+    label: impl Fn(F) -> &'static str,
+    required: &[F],
+) -> Result<BTreeMap<String, F>, ApiError> {
+    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
+        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
+    })?;
+    let mut mapping = BTreeMap::new();
+    for (column, field) in pairs {
+        if field.is_empty() {
+            continue;
+        }
+        let field = from_id(&field)
+            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
+        if mapping.values().any(|f| *f == field) {
+            return Err(ApiError::BadRequest(format!(
+                "{} is mapped twice",
+                label(field)
+            )));
+        }
+        mapping.insert(column, field);
+    }
+    for &required in required {
+        if !mapping.values().any(|f| *f == required) {
+            return Err(ApiError::BadRequest(format!(
+                "Map a column to {}",
+                label(required)
+            )));
+        }
+    }
+    Ok(mapping)
+}
+
+/// The mapping a mapped import must have: absent or blank is refused.
+pub fn required_mapping(raw: Option<&str>) -> Result<&str, ApiError> {
+    raw.map(str::trim)
+        .filter(|r| !r.is_empty())
+        .ok_or_else(|| ApiError::BadRequest("A mapped import needs a column mapping".to_owned()))
 }

@@ -5,9 +5,8 @@ use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_PERFORMANCE};
 use crate::date_range::check_range;
 use crate::error::ApiError;
-use crate::schemas::{Job, JobAccepted};
+use crate::schemas::JobAccepted;
 use crate::state::SharedState;
-use crate::uploads::store as store_upload;
 use chrono::NaiveDate;
 use poem::web::Data;
 use poem_openapi::param::Query;
@@ -110,33 +109,12 @@ fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, MailingField>, Ap
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(BTreeMap::new());
     };
-    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
-        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
-    })?;
-    let mut mapping = BTreeMap::new();
-    for (column, field) in pairs {
-        if field.is_empty() {
-            continue;
-        }
-        let field = MailingField::from_id(&field)
-            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
-        if mapping.values().any(|f| *f == field) {
-            return Err(ApiError::BadRequest(format!(
-                "{} is mapped twice",
-                field.label()
-            )));
-        }
-        mapping.insert(column, field);
-    }
-    for required in MailingField::REQUIRED {
-        if !mapping.values().any(|f| *f == required) {
-            return Err(ApiError::BadRequest(format!(
-                "Map a column to {}",
-                required.label()
-            )));
-        }
-    }
-    Ok(mapping)
+    crate::uploads::column_mapping(
+        raw,
+        MailingField::from_id,
+        MailingField::label,
+        &MailingField::REQUIRED,
+    )
 }
 
 /// One external send. Money is a decimal string.
@@ -291,23 +269,23 @@ impl ExternalMailingsApi {
             })?,
         };
         let mapping = parse_mapping(body.mapping.as_deref())?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = store_upload(&mut tx, body.file, true).await?;
-        let plan = ExternalMailingsPlan {
-            upload_id,
-            filename,
-            source,
-            mapping,
-        };
-        let row = state
-            .queue
-            .enqueue(
-                tx,
-                Some(auth.0.user_id()),
-                &JobKind::ExternalMailingsImport(plan),
-            )
-            .await?;
-        Ok(JobAccepted::Accepted(Json(Job::from(row))))
+        let tx = state.tenancy.begin(&auth.0.client).await?;
+        crate::uploads::store_and_enqueue(
+            &state,
+            tx,
+            auth.0.user_id(),
+            body.file,
+            true,
+            |upload_id, filename| {
+                JobKind::ExternalMailingsImport(ExternalMailingsPlan {
+                    upload_id,
+                    filename,
+                    source,
+                    mapping,
+                })
+            },
+        )
+        .await
     }
 
     /// The fields an external mailings file column can be mapped to.

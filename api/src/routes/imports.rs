@@ -4,14 +4,13 @@
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
-use crate::schemas::{Job, JobAccepted};
+use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{Multipart, Object, OpenApi};
-use std::collections::BTreeMap;
 use tenancy::TenantTx;
 use worker::import::{Columns, Field, ImportPlan};
 use worker::JobKind;
@@ -65,16 +64,6 @@ async fn origin_code_id(tx: &mut TenantTx, name: Option<&str>) -> Result<Option<
     Ok(Some(id))
 }
 
-async fn enqueue(
-    state: &SharedState,
-    tx: TenantTx,
-    user: i64,
-    kind: JobKind,
-) -> Result<JobAccepted, ApiError> {
-    let row = state.queue.enqueue(tx, Some(user), &kind).await?;
-    Ok(JobAccepted::Accepted(Json(Job::from(row))))
-}
-
 #[OpenApi(tag = "ApiTags::Lists")]
 impl ImportsApi {
     /// Uploads a file into a new CRM list; the import runs as a job, which creates the list when it succeeds.
@@ -116,7 +105,7 @@ impl ImportsApi {
             overwrite_origin_code: flag(&overwrite_origin_code.0),
             days: None,
         };
-        enqueue(&state, tx, auth.0.user_id(), JobKind::ListUpload(plan)).await
+        crate::uploads::enqueue(&state, tx, auth.0.user_id(), JobKind::ListUpload(plan)).await
     }
 
     /// Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
@@ -134,19 +123,27 @@ impl ImportsApi {
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
-        let plan = ImportPlan {
-            upload_id,
-            filename,
-            columns: Columns::Ngp,
-            list_name: None,
-            origin_code_id: None,
-            create_new_contacts: true,
-            overwrite_origin_code: false,
-            days: days.0,
-        };
-        enqueue(&state, tx, auth.0.user_id(), JobKind::NgpImport(plan)).await
+        let tx = state.tenancy.begin(&auth.0.client).await?;
+        crate::uploads::store_and_enqueue(
+            &state,
+            tx,
+            auth.0.user_id(),
+            body.file,
+            true,
+            |upload_id, filename| {
+                JobKind::NgpImport(ImportPlan {
+                    upload_id,
+                    filename,
+                    columns: Columns::Ngp,
+                    list_name: None,
+                    origin_code_id: None,
+                    create_new_contacts: true,
+                    overwrite_origin_code: false,
+                    days: days.0,
+                })
+            },
+        )
+        .await
     }
 
     /// The fields a file column can be mapped to.
@@ -180,27 +177,12 @@ impl ImportsApi {
         body: MappedUpload,
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
-        let raw: BTreeMap<String, String> = serde_json::from_str(&body.mapping).map_err(|_| {
-            ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
-        })?;
-        let mut mapping = BTreeMap::new();
-        for (column, field) in raw {
-            if field.is_empty() {
-                continue;
-            }
-            let field = Field::from_id(&field)
-                .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
-            if mapping.values().any(|f| *f == field) {
-                return Err(ApiError::BadRequest(format!(
-                    "{} is mapped twice",
-                    field.label()
-                )));
-            }
-            mapping.insert(column, field);
-        }
-        if !mapping.values().any(|f| *f == Field::Email) {
-            return Err(ApiError::BadRequest("Map a column to Email".to_owned()));
-        }
+        let mapping = crate::uploads::column_mapping(
+            &body.mapping,
+            Field::from_id,
+            Field::label,
+            &[Field::Email],
+        )?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
         let code = origin_code_id(&mut tx, body.origin_code.as_deref()).await?;
@@ -214,6 +196,6 @@ impl ImportsApi {
             overwrite_origin_code: false,
             days: None,
         };
-        enqueue(&state, tx, auth.0.user_id(), JobKind::ContactImport(plan)).await
+        crate::uploads::enqueue(&state, tx, auth.0.user_id(), JobKind::ContactImport(plan)).await
     }
 }

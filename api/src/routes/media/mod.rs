@@ -9,7 +9,7 @@ pub use dto::*;
 use super::ApiTags;
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
-use crate::schemas::{Job, JobAccepted};
+use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use chrono::NaiveDate;
 use poem::web::Data;
@@ -30,37 +30,12 @@ const MAX_RANGE_DAYS: i64 = 3660;
 pub struct MediaApi;
 
 fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, AdField>, ApiError> {
-    let raw = raw
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .ok_or_else(|| ApiError::BadRequest("A mapped import needs a column mapping".to_owned()))?;
-    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
-        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
-    })?;
-    let mut mapping = BTreeMap::new();
-    for (column, field) in pairs {
-        if field.is_empty() {
-            continue;
-        }
-        let field = AdField::from_id(&field)
-            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
-        if mapping.values().any(|f| *f == field) {
-            return Err(ApiError::BadRequest(format!(
-                "{} is mapped twice",
-                field.label()
-            )));
-        }
-        mapping.insert(column, field);
-    }
-    for required in AdField::REQUIRED {
-        if !mapping.values().any(|f| *f == required) {
-            return Err(ApiError::BadRequest(format!(
-                "Map a column to {}",
-                required.label()
-            )));
-        }
-    }
-    Ok(mapping)
+    crate::uploads::column_mapping(
+        crate::uploads::required_mapping(raw)?,
+        AdField::from_id,
+        AdField::label,
+        &AdField::REQUIRED,
+    )
 }
 
 /// `from`–`to` in the client's calendar; by default the last 30 days up to today.
@@ -114,19 +89,23 @@ impl MediaApi {
             AdPlatform::Other => parse_mapping(body.mapping.as_deref())?,
             AdPlatform::Meta | AdPlatform::Google => BTreeMap::new(),
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, false).await?;
-        let plan = MediaPlan {
-            upload_id,
-            filename,
-            platform,
-            mapping,
-        };
-        let row = state
-            .queue
-            .enqueue(tx, Some(auth.0.user_id()), &JobKind::MediaImport(plan))
-            .await?;
-        Ok(JobAccepted::Accepted(Json(Job::from(row))))
+        let tx = state.tenancy.begin(&auth.0.client).await?;
+        crate::uploads::store_and_enqueue(
+            &state,
+            tx,
+            auth.0.user_id(),
+            body.file,
+            false,
+            |upload_id, filename| {
+                JobKind::MediaImport(MediaPlan {
+                    upload_id,
+                    filename,
+                    platform,
+                    mapping,
+                })
+            },
+        )
+        .await
     }
 
     /// The fields an ads file column can be mapped to.

@@ -4,7 +4,7 @@
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::routes::ApiTags;
-use crate::schemas::{Job, JobAccepted};
+use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -83,37 +83,12 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, GiftField>, ApiError> {
-    let raw = raw
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .ok_or_else(|| ApiError::BadRequest("A mapped import needs a column mapping".to_owned()))?;
-    let pairs: BTreeMap<String, String> = serde_json::from_str(raw).map_err(|_| {
-        ApiError::BadRequest("mapping must be a JSON object of column → field".to_owned())
-    })?;
-    let mut mapping = BTreeMap::new();
-    for (column, field) in pairs {
-        if field.is_empty() {
-            continue;
-        }
-        let field = GiftField::from_id(&field)
-            .ok_or_else(|| ApiError::BadRequest(format!("Unknown field {field:?}")))?;
-        if mapping.values().any(|f| *f == field) {
-            return Err(ApiError::BadRequest(format!(
-                "{} is mapped twice",
-                field.label()
-            )));
-        }
-        mapping.insert(column, field);
-    }
-    for required in [GiftField::LineItemId, GiftField::Date, GiftField::Amount] {
-        if !mapping.values().any(|f| *f == required) {
-            return Err(ApiError::BadRequest(format!(
-                "Map a column to {}",
-                required.label()
-            )));
-        }
-    }
-    Ok(mapping)
+    crate::uploads::column_mapping(
+        crate::uploads::required_mapping(raw)?,
+        GiftField::from_id,
+        GiftField::label,
+        &[GiftField::LineItemId, GiftField::Date, GiftField::Amount],
+    )
 }
 
 #[OpenApi(tag = "ApiTags::Lists")]
@@ -139,23 +114,23 @@ impl ContributionImportsApi {
             Platform::Mapped => parse_mapping(body.mapping.as_deref())?,
             Platform::Actblue | Platform::Winred => BTreeMap::new(),
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
-        let plan = ContributionPlan {
-            upload_id,
-            filename,
-            platform,
-            mapping,
-        };
-        let row = state
-            .queue
-            .enqueue(
-                tx,
-                Some(auth.0.user_id()),
-                &JobKind::ContributionImport(plan),
-            )
-            .await?;
-        Ok(JobAccepted::Accepted(Json(Job::from(row))))
+        let tx = state.tenancy.begin(&auth.0.client).await?;
+        crate::uploads::store_and_enqueue(
+            &state,
+            tx,
+            auth.0.user_id(),
+            body.file,
+            true,
+            |upload_id, filename| {
+                JobKind::ContributionImport(ContributionPlan {
+                    upload_id,
+                    filename,
+                    platform,
+                    mapping,
+                })
+            },
+        )
+        .await
     }
 
     /// ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
