@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, submitWhenBound } from './helpers';
 
 /** The public link shown on the Confirm tab of a saved form. */
 async function publicLink(page: Page): Promise<string> {
@@ -34,10 +34,8 @@ test('a form with a new origin code collects a signup from the public viewer', a
     await viewer.goto(link);
     const email = viewer.getByLabel('Email');
     await expect(email).toBeVisible();
-    // The submit handler is bound 1 s after the body renders.
-    await viewer.waitForTimeout(1500);
     await email.fill('spring.visitor@example.org');
-    await viewer.getByRole('button', { name: 'Sign up' }).click();
+    await submitWhenBound(viewer, viewer.getByRole('button', { name: 'Sign up' }));
     await expect(viewer).toHaveURL(redirectUrl);
   } finally {
     await visitor.close();
@@ -80,10 +78,14 @@ test('a form body cannot run script in the public viewer', async ({ page, browse
     const viewer = await visitor.newPage();
     await viewer.goto(link);
     await expect(viewer.getByRole('link', { name: 'x' }).or(viewer.getByText('x', { exact: true })).first()).toBeVisible();
-    await viewer.waitForTimeout(1500);
+    // The broken image has failed to load (an onerror handler would have run by then).
+    await expect
+      .poll(() => viewer.evaluate(() => Array.from(document.images).every((img) => img.complete)), { timeout: 5_000 })
+      .toBe(true);
     const link2 = viewer.getByText('x', { exact: true }).first();
     await link2.click().catch(() => undefined);
-    await viewer.waitForTimeout(300);
+    // A javascript: link would run in a task queued by the click: let the page run its queued tasks and paint.
+    await viewer.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     expect(await viewer.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   } finally {
     await visitor.close();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { EMAIL, signIn } from './helpers';
+import { EMAIL, signIn, untilDeliveredAgo } from './helpers';
 
 // run.sh starts a local SMTP sink that keeps every message as <stamp>-<seq>-<recipient>.eml in this directory.
 const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '';
@@ -126,9 +126,7 @@ test('a confirmed mailing is delivered by the worker, and opens, clicks and unsu
   const unsubscribeUrl = urlIn(html, '/api/unsubscribe/');
 
   // Opens within two seconds of delivery are a scanner's: wait that out before "reading" the message.
-  const arrived = fs.statSync(file).mtimeMs;
-  const wait = arrived + 3_000 - Date.now();
-  if (wait > 0) await page.waitForTimeout(wait);
+  await untilDeliveredAgo(file, 3_000);
   const open = await page.request.get(openUrl, { headers: { 'User-Agent': BROWSER_UA } });
   expect(open.ok()).toBe(true);
 

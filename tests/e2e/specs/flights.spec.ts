@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, untilDeliveredAgo } from './helpers';
 
 // Issue 15: a mailing with variants A and B is sent for real; Email › Performance shows the flight by variant,
 // and the sent mailing's page shows its clicks per link (issue 17 item 16).
@@ -68,7 +68,7 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
   // Ada clicks her link (three seconds after delivery, as a person would).
   const raw = fs.readFileSync(mailFor(ADA)[0]!, 'latin1').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   const click = /https?:\/\/[^"'\s<>()]*\/api\/track\/click\/[^"'\s<>()]*/.exec(raw)![0].replace(/&amp;/g, '&');
-  await page.waitForTimeout(3_000);
+  await untilDeliveredAgo(mailFor(ADA)[0]!, 3_000);
   const clicked = await page.request.get(click, { maxRedirects: 0, headers: { 'User-Agent': BROWSER_UA } });
   expect(clicked.status()).toBe(302);
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, submitWhenBound } from './helpers';
 
 // Issue 17, item 17: the client styles a form in the editor (the preview follows) and the public page shows it.
 
@@ -31,7 +31,6 @@ test('a primary colour and button text set in the editor show on the public form
   await page.screenshot({ path: '../../docs/screens/styled-form.png', fullPage: true });
 
   await page.getByLabel('Email').fill('styled.visitor@example.org');
-  await page.waitForTimeout(1100);
-  await button.click();
+  await submitWhenBound(page, button);
   await expect(page.getByText('Thank you for signing up.')).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test';
 
 export const EMAIL = process.env.E2E_EMAIL ?? 'e2e@compass.test';
 export const PASSWORD = process.env.E2E_PASSWORD ?? 'E2e-passw0rd';
@@ -149,4 +149,33 @@ export async function enableClientUser(request: APIRequestContext, email: string
   expect(user, `client user ${email}`).toBeTruthy();
   const enabled = await request.patch(`/api/users/client/${user!.id}`, { headers, data: { enabled: true } });
   expect(enabled.ok(), `enable ${email}: ${enabled.status()}`).toBe(true);
+}
+
+/**
+ * Submits a public form once its submit handler is bound (the viewer binds it 1 s after the body renders, so bots
+ * that post at once find none): clicks until the submission is on its way, instead of sleeping past the delay.
+ */
+export async function submitWhenBound(page: Page, button: Locator): Promise<void> {
+  let posted = false;
+  const onRequest = (request: Request) => {
+    if (request.method() === 'POST' && /\/api\/crm-form\/\d+\/submit$/.test(request.url())) posted = true;
+  };
+  page.on('request', onRequest);
+  try {
+    await expect(async () => {
+      if (!posted) await button.click({ timeout: 2_000 });
+      expect(posted).toBe(true);
+    }).toPass({ intervals: [250], timeout: 10_000 });
+  } finally {
+    page.off('request', onRequest);
+  }
+}
+
+/**
+ * Waits until `ms` have passed since the message in `file` was delivered: the server counts opens and clicks within
+ * two seconds of delivery as a mail scanner's, not the recipient's.
+ */
+export async function untilDeliveredAgo(file: string, ms: number): Promise<void> {
+  const arrived = fs.statSync(file).mtimeMs;
+  await expect.poll(() => Date.now() - arrived, { timeout: ms + 10_000, intervals: [250] }).toBeGreaterThanOrEqual(ms);
 }

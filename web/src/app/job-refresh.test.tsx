@@ -1,15 +1,15 @@
 import { act, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '@/api/gen/model';
 import { CrmListsTable } from '@/features/crm-lists/components/crm-lists-table';
 import { JobPollers } from '@/features/jobs/components/job-pollers';
 import { resetTrackedJobs, trackJob } from '@/lib/job-tracker';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 
 // The app composes features: a finished job refreshes what another feature shows. The test lives here because
 // one feature never imports another.
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const job = (overrides: Partial<Job> = {}): Job => ({
   id: 5,
@@ -41,8 +41,6 @@ async function elapse(ms: number) {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
 });
 
 afterEach(() => {
@@ -53,23 +51,20 @@ afterEach(() => {
 describe('a finished job', () => {
   it('refreshes what the job changed when it ends: the lists table shows the new count (issue 17, bug 1)', async () => {
     let finished = false;
-    fetchMock.mockImplementation((input) => {
-      const url = String(input);
-      if (url === '/api/jobs/5') {
-        const answer = finished
-          ? job({ status: 'done', progress: 100, completed: true, success: true })
-          : job({ status: 'running', progress: 50 });
-        return Promise.resolve(jsonResponse(answer));
-      }
-      if (url === '/api/crm-list') {
-        return Promise.resolve(
-          jsonResponse([
-            { id: 7, name: 'Uploaded', count: finished ? 12345 : 0, created: new Date().toISOString(), kind: 'upload', originCodes: [] },
-          ]),
-        );
-      }
-      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-    });
+    server.use(
+      http.get('/api/jobs/5', () =>
+        HttpResponse.json(
+          finished
+            ? job({ status: 'done', progress: 100, completed: true, success: true })
+            : job({ status: 'running', progress: 50 }),
+        ),
+      ),
+      http.get('/api/crm-list', () =>
+        HttpResponse.json([
+          { id: 7, name: 'Uploaded', count: finished ? 12345 : 0, created: new Date().toISOString(), kind: 'upload', originCodes: [] },
+        ]),
+      ),
+    );
     renderWithProviders(
       <>
         <CrmListsTable />

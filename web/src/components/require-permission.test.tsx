@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
 import type { Me } from '@/api/gen/model';
 import { hasPermission } from '@/lib/permissions';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { PERMISSION_DENIED_MESSAGE, RequirePermission } from './require-permission';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const ME: Me = {
   id: 7,
@@ -22,18 +22,12 @@ const ME: Me = {
 };
 
 function answerMe(me: Me | null) {
-  fetchMock.mockImplementation((input) => {
-    if (String(input) === '/auth-api/session/me') {
-      return Promise.resolve(me ? jsonResponse(me) : jsonResponse({ message: 'Nope' }, 500));
-    }
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.get('/auth-api/session/me', () =>
+      me ? HttpResponse.json(me) : HttpResponse.json({ message: 'Nope' }, { status: 500 }),
+    ),
+  );
 }
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 
 describe('hasPermission', () => {
   const perms = { permissions: ['pageContacts', 'view user'], universalPermissions: ['pageReports'] };

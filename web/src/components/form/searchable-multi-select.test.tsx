@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OriginCode } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { OriginCodeSelect } from './origin-code-select';
 import { SearchableMultiSelect, type MultiSelectItem } from './searchable-multi-select';
 
@@ -91,20 +93,18 @@ describe('SearchableMultiSelect', () => {
 });
 
 describe('OriginCodeSelect', () => {
-  const fetchMock = vi.fn<typeof fetch>();
   const CODES: OriginCode[] = [
     { id: 4, name: 'Rally 2024', label: 'Rally 2024' },
     { id: 5, name: 'Rally 2025', label: 'Rally 2025' },
   ];
 
   beforeEach(() => {
-    vi.stubGlobal('fetch', fetchMock);
-    fetchMock.mockReset();
-    fetchMock.mockImplementation((input) => {
-      const url = new URL(String(input), 'http://localhost');
-      const q = url.searchParams.get('q') ?? '';
-      return Promise.resolve(jsonResponse(CODES.filter((c) => c.name.toLowerCase().includes(q.toLowerCase()))));
-    });
+    server.use(
+      http.all('*', ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q') ?? '';
+        return HttpResponse.json(CODES.filter((c) => c.name.toLowerCase().includes(q.toLowerCase())));
+      }),
+    );
   });
   afterEach(() => act(() => clearSnacks()));
 
@@ -123,9 +123,7 @@ describe('OriginCodeSelect', () => {
     const input = screen.getByRole('combobox', { name: 'Origin codes' });
     await userEvent.type(input, '2025');
     await waitFor(() =>
-      expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/external-origin-code/search?q=2025')).toBe(
-        true,
-      ),
+      expect(sent().some((r) => r.url === '/api/external-origin-code/search?q=2025')).toBe(true),
     );
     await userEvent.click(await screen.findByRole('option', { name: 'Rally 2025' }));
     expect(screen.getByTestId('value')).toHaveTextContent('5');

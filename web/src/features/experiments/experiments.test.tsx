@@ -1,16 +1,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
 import type { ExperimentDetail, VariantFigures } from '@/api/gen/model';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ExperimentsPage } from './experiments-page';
-
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 
 const figures = (variant: string, opens: number): VariantFigures => ({
   variant,
@@ -66,12 +61,13 @@ const detail: ExperimentDetail = {
 
 describe('experiments', () => {
   it('lists the experiments with their metric, status and winner', async () => {
-    fetchMock.mockImplementation(async (input) =>
-      String(input).startsWith('/api/experiments/mailings')
-        ? jsonResponse([{ id: 3, name: 'November ask', variants: 2 }])
-        : jsonResponse([
-            { id: 7, name: 'Subject test', kind: 'subject', mailingName: 'November ask', metric: 'open_rate', status: 'decided', winner: 'B' },
-          ]),
+    server.use(
+      http.get('/api/experiments/mailings', () => HttpResponse.json([{ id: 3, name: 'November ask', variants: 2 }])),
+      http.all('*', () =>
+        HttpResponse.json([
+          { id: 7, name: 'Subject test', kind: 'subject', mailingName: 'November ask', metric: 'open_rate', status: 'decided', winner: 'B' },
+        ]),
+      ),
     );
     renderWithProviders(<ExperimentsPage />, { route: '/experiments' });
     const row = (await screen.findByRole('link', { name: 'Subject test' }, { timeout: 5000 })).closest('tr');
@@ -83,13 +79,13 @@ describe('experiments', () => {
 
   it('shows each variant, the test with its p-value and interval, and sends a held winner', async () => {
     const sent: string[] = [];
-    fetchMock.mockImplementation(async (input, init) => {
-      if (init?.method === 'POST') {
-        sent.push(String(input));
-        return jsonResponse({ ...detail, status: 'winner_sending', winnerSentAt: '2026-11-20T15:00:00Z' });
-      }
-      return jsonResponse(detail);
-    });
+    server.use(
+      http.post('*', ({ request }) => {
+        sent.push(request.url);
+        return HttpResponse.json({ ...detail, status: 'winner_sending', winnerSentAt: '2026-11-20T15:00:00Z' });
+      }),
+      http.all('*', () => HttpResponse.json(detail)),
+    );
     renderWithProviders(<ExperimentsPage />, { route: '/experiments?id=7' });
     expect(await screen.findByRole('heading', { name: 'Subject test' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('B wins on open rate');

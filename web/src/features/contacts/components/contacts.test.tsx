@@ -1,21 +1,17 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Contact, ContactPage, Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { appendedFileNames, sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ContactDetail } from './contact-detail';
 import { ContactImportForm } from './contact-import-form';
 import { ContactSearch } from './contact-search';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() =>
   act(() => {
     clearSnacks();
@@ -39,23 +35,24 @@ const contact = (id: number, overrides: Partial<Contact> = {}): Contact => ({
   ...overrides,
 });
 
-const contactUrls = () =>
-  fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://x')).filter((u) => u.pathname === '/api/contacts');
+const contactUrls = () => sent('/api/contacts').map((r) => new URL(r.url, 'http://x'));
 
 describe('ContactSearch', () => {
   it('searches on the server with q and page, pages through results and links each row', async () => {
-    fetchMock.mockImplementation((input) => {
-      const url = new URL(String(input), 'http://x');
-      const page = Number(url.searchParams.get('page'));
-      const body: ContactPage = {
-        items: [contact(page * 100 + 1)],
-        total: 1234,
-        totalEstimated: false,
-        page,
-        pageSize: Number(url.searchParams.get('pageSize')),
-      };
-      return Promise.resolve(jsonResponse(body));
-    });
+    server.use(
+      http.all('*', ({ request }) => {
+        const url = new URL(request.url);
+        const page = Number(url.searchParams.get('page'));
+        const body: ContactPage = {
+          items: [contact(page * 100 + 1)],
+          total: 1234,
+          totalEstimated: false,
+          page,
+          pageSize: Number(url.searchParams.get('pageSize')),
+        };
+        return HttpResponse.json(body);
+      }),
+    );
     renderWithProviders(<ContactSearch />);
 
     const link = await screen.findByRole('link', { name: 'person101@example.org' });
@@ -87,7 +84,11 @@ describe('ContactSearch', () => {
   });
 
   it('disables Next on the last page', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ items: [contact(1)], total: 1, totalEstimated: false, page: 1, pageSize: 25, next: null }));
+    server.use(
+      http.all('*', () =>
+        HttpResponse.json({ items: [contact(1)], total: 1, totalEstimated: false, page: 1, pageSize: 25, next: null }),
+      ),
+    );
     renderWithProviders(<ContactSearch />);
     expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
@@ -96,19 +97,20 @@ describe('ContactSearch', () => {
 
 describe('ContactSearch at a large client', () => {
   it('says "about" for an estimated total and asks for later pages after the cursor it was given', async () => {
-    fetchMock.mockImplementation((input) => {
-      const url = new URL(String(input), 'http://x');
-      const page = Number(url.searchParams.get('page'));
-      const body: ContactPage = {
-        items: [contact(page * 100 + 1)],
-        total: 1_000_000,
-        totalEstimated: true,
-        page,
-        pageSize: 25,
-        next: `cursor-${page}`,
-      };
-      return Promise.resolve(jsonResponse(body));
-    });
+    server.use(
+      http.all('*', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        const body: ContactPage = {
+          items: [contact(page * 100 + 1)],
+          total: 1_000_000,
+          totalEstimated: true,
+          page,
+          pageSize: 25,
+          next: `cursor-${page}`,
+        };
+        return HttpResponse.json(body);
+      }),
+    );
     renderWithProviders(<ContactSearch />);
     expect(await screen.findByText(`about ${(1_000_000).toLocaleString()} contacts`)).toBeInTheDocument();
     expect(screen.getByText(`Page 1 of about ${(40_000).toLocaleString()}`)).toBeInTheDocument();
@@ -128,15 +130,17 @@ describe('ContactSearch at a large client', () => {
 
 describe('ContactDetail', () => {
   it('shows the contact and links the lists it is in', async () => {
-    fetchMock.mockResolvedValue(
-      jsonResponse({
-        contact: contact(7, { phone: '5551234567', vanid: 998877, subscription: 'bounced' }),
-        lists: [{ id: 3, name: 'Big donors' }],
-      }),
+    server.use(
+      http.all('*', () =>
+        HttpResponse.json({
+          contact: contact(7, { phone: '5551234567', vanid: 998877, subscription: 'bounced' }),
+          lists: [{ id: 3, name: 'Big donors' }],
+        }),
+      ),
     );
     renderWithProviders(<ContactDetail id={7} />);
     expect(await screen.findByRole('heading', { name: 'person7@example.org' })).toBeInTheDocument();
-    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/contacts/7');
+    expect(sent()[0].url).toBe('/api/contacts/7');
     expect(screen.getByText('5551234567')).toBeInTheDocument();
     expect(screen.getByText('998877')).toBeInTheDocument();
     expect(screen.getByText('Bounced')).toBeInTheDocument();
@@ -145,7 +149,7 @@ describe('ContactDetail', () => {
   });
 
   it('says when the contact does not exist', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ message: 'Contact not found' }, 404));
+    server.use(http.all('*', () => HttpResponse.json({ message: 'Contact not found' }, { status: 404 })));
     renderWithProviders(<ContactDetail id={9} />);
     expect(await screen.findByText('Contact not found', { selector: '.alert' })).toBeInTheDocument();
   });
@@ -167,19 +171,17 @@ describe('ContactImportForm', () => {
   };
 
   it('maps the file columns, requires Email and sends the mapping JSON', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/imports/fields')
-        return Promise.resolve(
-          jsonResponse([
-            { id: 'email', label: 'Email' },
-            { id: 'first_name', label: 'First name' },
-            { id: 'vanid', label: 'VANID' },
-          ]),
-        );
-      if (url === '/api/imports/contacts' && init?.method === 'POST') return Promise.resolve(jsonResponse(JOB, 202));
-      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-    });
+    server.use(
+      http.get('/api/imports/fields', () =>
+        HttpResponse.json([
+          { id: 'email', label: 'Email' },
+          { id: 'first_name', label: 'First name' },
+          { id: 'vanid', label: 'VANID' },
+        ]),
+      ),
+      http.post('/api/imports/contacts', () => HttpResponse.json(JOB, { status: 202 })),
+    );
+    const fileName = appendedFileNames();
     renderWithProviders(
       <>
         <Routes>
@@ -211,15 +213,16 @@ describe('ContactImportForm', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/contacts'));
     expect(await screen.findByText('Import started')).toBeInTheDocument();
     expect(getTrackedJobs().map((j) => j.id)).toEqual([42]);
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    const body = post[1]!.body as FormData;
+    await settled();
+    const body = sentOnce('POST').body as FormData;
     expect(JSON.parse(String(body.get('mapping')))).toEqual({ Inbox: 'email', Called: 'first_name', VANID: 'vanid' });
     expect(body.get('originCode')).toBe('Spring drive');
-    expect((body.get('file') as File).name).toBe('people.csv');
+    expect(body.get('file')).toBeInstanceOf(File);
+    expect(fileName('file')).toBe('people.csv');
   });
 
   it('turns away files whose header row cannot be read here', async () => {
-    fetchMock.mockResolvedValue(jsonResponse([{ id: 'email', label: 'Email' }]));
+    server.use(http.all('*', () => HttpResponse.json([{ id: 'email', label: 'Email' }])));
     renderWithProviders(<ContactImportForm />);
     const picker = screen.getByLabelText('File');
     await waitFor(() => expect(picker).toBeEnabled());

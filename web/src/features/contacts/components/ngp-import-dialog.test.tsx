@@ -1,13 +1,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { appendedFileNames, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { NgpImportDialog } from './ngp-import-dialog';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const JOB: Job = {
   id: 42,
@@ -24,13 +24,7 @@ const JOB: Job = {
 };
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    if (String(input).startsWith('/api/contacts/ngp-import') && init?.method === 'POST')
-      return Promise.resolve(jsonResponse(JOB, 202));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(http.post('/api/contacts/ngp-import', () => HttpResponse.json(JOB, { status: 202 })));
 });
 afterEach(() =>
   act(() => {
@@ -56,15 +50,19 @@ describe('NgpImportDialog', () => {
     expect(submit).toBeDisabled();
     await userEvent.upload(fileInput, new File(['VANID\tFirst\n1\tAnn\n'], 'saved.txt', { type: 'text/plain' }));
     if (actives === 'None') await userEvent.click(screen.getByRole('radio', { name: 'None' }));
+    const fileName = appendedFileNames();
     await userEvent.click(submit);
     expect(await screen.findByText('Import started')).toBeInTheDocument();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    expect(String(post[0])).toBe(url);
-    const body = post[1]!.body as FormData;
+    await settled();
+    const post = sentOnce('POST');
+    expect(post.url).toBe(url);
+    const body = post.body as FormData;
     expect(body).toBeInstanceOf(FormData);
-    expect((body.get('file') as File).name).toBe('saved.txt');
-    expect(new Headers(post[1]!.headers).has('Content-Type')).toBe(false);
+    expect(body.get('file')).toBeInstanceOf(File);
+    expect(fileName('file')).toBe('saved.txt');
+    // The app leaves Content-Type to fetch, which adds the multipart boundary.
+    expect(post.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
     expect(getTrackedJobs().map((j) => j.id)).toEqual([JOB.id]);
   });
 });

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FormView } from '@/api/gen/model';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { FormViewer } from './form-viewer';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const VIEW: FormView = {
   id: 5,
@@ -14,24 +14,20 @@ const VIEW: FormView = {
 };
 
 function serve({ view = VIEW, submit }: { view?: FormView | null; submit?: () => Response } = {}) {
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    if (url === '/api/crm-form/5/viewer') {
-      return Promise.resolve(view ? jsonResponse(view) : jsonResponse({ message: 'This form is not available' }, 404));
-    }
-    if (url === '/api/crm-form/5/view' && init?.method === 'POST') return Promise.resolve(new Response(null, { status: 204 }));
-    if (url === '/api/crm-form/5/submit' && init?.method === 'POST') {
-      return Promise.resolve(submit ? submit() : jsonResponse({ message: 'Thank you for signing up.' }));
-    }
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.get('/api/crm-form/5/viewer', () =>
+      view ? HttpResponse.json(view) : HttpResponse.json({ message: 'This form is not available' }, { status: 404 }),
+    ),
+    http.post('/api/crm-form/5/view', () => new HttpResponse(null, { status: 204 })),
+    http.post('/api/crm-form/5/submit', () =>
+      submit ? submit() : HttpResponse.json({ message: 'Thank you for signing up.' }),
+    ),
+  );
 }
 
-const submits = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/crm-form/5/submit');
+const submits = () => sent('/api/crm-form/5/submit');
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
   vi.useFakeTimers({ shouldAdvanceTime: true });
 });
 afterEach(() => {
@@ -49,11 +45,11 @@ describe('FormViewer', () => {
     serve();
     renderWithProviders(<FormViewer id={5} client="demo" onRedirect={vi.fn()} />);
     expect(await screen.findByRole('button', { name: 'Join' })).toBeInTheDocument();
-    const viewer = fetchMock.mock.calls.find(([url]) => String(url) === '/api/crm-form/5/viewer')!;
-    expect(new Headers(viewer[1]?.headers).get('client-short')).toBe('demo');
-    await vi.waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/crm-form/5/view')).toHaveLength(1));
-    const view = fetchMock.mock.calls.find(([url]) => String(url) === '/api/crm-form/5/view')!;
-    expect(new Headers(view[1]?.headers).get('client-short')).toBe('demo');
+    const viewer = sent('/api/crm-form/5/viewer')[0];
+    expect(viewer.headers.get('client-short')).toBe('demo');
+    await vi.waitFor(() => expect(sent('/api/crm-form/5/view')).toHaveLength(1));
+    const view = sent('/api/crm-form/5/view')[0];
+    expect(view.headers.get('client-short')).toBe('demo');
     const honeypot = document.querySelector<HTMLInputElement>('input[name="website"]')!;
     expect(honeypot).toHaveAttribute('tabindex', '-1');
     expect(honeypot).toHaveAttribute('autocomplete', 'off');
@@ -73,15 +69,16 @@ describe('FormViewer', () => {
     await fillAndSubmit('vera@example.org');
     expect(await screen.findByText('Thank you for signing up.')).toBeInTheDocument();
     expect(submits()).toHaveLength(1);
-    const [, init] = submits()[0];
-    expect(JSON.parse(String(init!.body))).toEqual({ email: 'vera@example.org', website: '' });
-    expect(new Headers(init!.headers).get('client-short')).toBe('demo');
+    await settled();
+    const post = submits()[0];
+    expect(post.body).toEqual({ email: 'vera@example.org', website: '' });
+    expect(post.headers.get('client-short')).toBe('demo');
     expect(onRedirect).not.toHaveBeenCalled();
     expect(screen.queryByRole('button', { name: 'Join' })).not.toBeInTheDocument();
   });
 
   it('goes to the redirect address when the server names one', async () => {
-    serve({ submit: () => jsonResponse({ message: 'ok', redirect_url: 'https://example.org/thanks' }) });
+    serve({ submit: () => HttpResponse.json({ message: 'ok', redirect_url: 'https://example.org/thanks' }) });
     const onRedirect = vi.fn();
     renderWithProviders(<FormViewer id={5} client="demo" onRedirect={onRedirect} />);
     await screen.findByLabelText('Your email');
@@ -94,7 +91,7 @@ describe('FormViewer', () => {
   });
 
   it('shows the server message next to the form on 400', async () => {
-    serve({ submit: () => jsonResponse({ message: 'Enter a valid email address' }, 400) });
+    serve({ submit: () => HttpResponse.json({ message: 'Enter a valid email address' }, { status: 400 }) });
     renderWithProviders(<FormViewer id={5} client="demo" onRedirect={vi.fn()} />);
     await screen.findByLabelText('Your email');
     act(() => {
@@ -109,12 +106,12 @@ describe('FormViewer', () => {
     serve({ view: null });
     renderWithProviders(<FormViewer id={5} client="demo" />);
     expect(await screen.findByText('This form is not available.')).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/crm-form/5/view')).toBe(false);
+    expect(sent('/api/crm-form/5/view')).toHaveLength(0);
   });
 
   it('shows "This form is not available." without id or client', () => {
     renderWithProviders(<FormViewer id={null} client="demo" />);
     expect(screen.getByText('This form is not available.')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(sent()).toHaveLength(0);
   });
 });

@@ -1,16 +1,16 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { CrmList, Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { CrmListAddForm } from './crm-list-add-form';
 import { CrmListDetail } from './crm-list-detail';
 import { CrmListsTable } from './crm-lists-table';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const LIST: CrmList = {
   id: 7,
@@ -50,10 +50,6 @@ const me = (permissions: string[]) => ({
   canSwitchClient: true,
 });
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() =>
   act(() => {
     clearSnacks();
@@ -67,18 +63,18 @@ function Location() {
 
 describe('CrmListsTable', () => {
   it('links each name to its detail page and formats count and date in the browser locale', async () => {
-    fetchMock.mockResolvedValue(jsonResponse([LIST]));
+    server.use(http.get('/api/crm-list', () => HttpResponse.json([LIST])));
     renderWithProviders(<CrmListsTable />);
     const link = await screen.findByRole('link', { name: 'Big donors' });
     expect(link).toHaveAttribute('href', '/crm-list-detail/7');
     const row = link.closest('tr')!;
     expect(within(row).getByText((1234567).toLocaleString())).toBeInTheDocument();
     expect(within(row).getByText(new Date(LIST.created).toLocaleDateString())).toBeInTheDocument();
-    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/crm-list');
+    expect(sent()[0].url).toBe('/api/crm-list');
   });
 
   it('says so when there are no lists', async () => {
-    fetchMock.mockResolvedValue(jsonResponse([]));
+    server.use(http.get('/api/crm-list', () => HttpResponse.json([])));
     renderWithProviders(<CrmListsTable />);
     expect(await screen.findByText('No lists yet.')).toBeInTheDocument();
   });
@@ -86,12 +82,10 @@ describe('CrmListsTable', () => {
 
 describe('CrmListAddForm', () => {
   it('creates a query list, announces it and opens its detail page', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url.startsWith('/api/external-origin-code/search')) return Promise.resolve(jsonResponse(LIST.originCodes));
-      if (url === '/api/crm-list' && init?.method === 'POST') return Promise.resolve(jsonResponse(LIST, 201));
-      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-    });
+    server.use(
+      http.get('/api/external-origin-code/search', () => HttpResponse.json(LIST.originCodes)),
+      http.post('/api/crm-list', () => HttpResponse.json(LIST, { status: 201 })),
+    );
     renderWithProviders(
       <>
         <Routes>
@@ -112,17 +106,15 @@ describe('CrmListAddForm', () => {
     await userEvent.click(submit);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-list-detail/7'));
     expect(await screen.findByText('List created')).toBeInTheDocument();
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    expect(JSON.parse(String(post[1]!.body))).toEqual({ name: 'Big donors', originCodes: [4] });
+    await settled();
+    expect(sentOnce('POST').body).toEqual({ name: 'Big donors', originCodes: [4] });
   });
 
   it('shows its success message for the CRM snackbar duration, 3000 ms (issue 17, bug 4)', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url.startsWith('/api/external-origin-code/search')) return Promise.resolve(jsonResponse(LIST.originCodes));
-      if (url === '/api/crm-list' && init?.method === 'POST') return Promise.resolve(jsonResponse(LIST, 201));
-      return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-    });
+    server.use(
+      http.get('/api/external-origin-code/search', () => HttpResponse.json(LIST.originCodes)),
+      http.post('/api/crm-list', () => HttpResponse.json(LIST, { status: 201 })),
+    );
     renderWithProviders(<CrmListAddForm />, { route: '/crm-list-add' });
     await userEvent.type(screen.getByLabelText('List name'), 'Big donors');
     await userEvent.click(screen.getByRole('combobox', { name: 'Origin codes' }));
@@ -140,12 +132,11 @@ describe('CrmListAddForm', () => {
     { switched: false, query: 'name=Uploaded+list' },
     { switched: true, query: 'name=Uploaded+list&originCode=Spring+drive&createNewContacts=1&overwriteOriginCode=1' },
   ])('uploads a file as multipart and starts the job (switches on: $switched)', async ({ switched, query }) => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url.startsWith('/api/crm-list/upload') && init?.method === 'POST') return Promise.resolve(jsonResponse(JOB, 202));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['pageContacts'])));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.post('/api/crm-list/upload', () => HttpResponse.json(JOB, { status: 202 })),
+      http.get('/auth-api/session/me', () => HttpResponse.json(me(['pageContacts']))),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderWithProviders(
       <>
         <Routes>
@@ -172,33 +163,35 @@ describe('CrmListAddForm', () => {
       await userEvent.click(screen.getByRole('switch', { name: 'Overwrite origin code' }));
       await userEvent.type(screen.getByLabelText('Origin code'), 'Spring drive');
     }
+    const append = vi.spyOn(FormData.prototype, 'append');
     await userEvent.click(submit);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/crm-lists$/));
     expect(await screen.findByText('Starting upload')).toBeInTheDocument();
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    expect(String(post[0])).toBe(`/api/crm-list/upload?${query}`);
-    const body = post[1]!.body;
+    await settled();
+    const post = sentOnce('POST');
+    expect(post.url).toBe(`/api/crm-list/upload?${query}`);
+    const body = post.body;
     expect(body).toBeInstanceOf(FormData);
     expect((body as FormData).get('file')).toBeInstanceOf(File);
-    expect(((body as FormData).get('file') as File).name).toBe('people.csv');
-    expect(new Headers(post[1]!.headers).has('Content-Type')).toBe(false);
+    expect(append.mock.calls.find(([name]) => name === 'file')?.[1]).toHaveProperty('name', 'people.csv');
+    // The app leaves Content-Type to fetch, which adds the multipart boundary.
+    expect(post.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
     expect(getTrackedJobs().map((j) => j.id)).toEqual([JOB.id]);
   });
 });
 
 describe('CrmListDetail', () => {
   it('shows the list, exports it as "<name>.csv" and deletes it after confirmation', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/crm-list/7' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
-      if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
-      if (url.startsWith('/api/crm-list/7/members'))
-        return Promise.resolve(jsonResponse({ members: [], total: 0, page: 1, pageSize: 25 }));
-      if (url === '/api/crm-list/7/download')
-        return Promise.resolve(new Response('Email\na@b.c\n', { headers: { 'Content-Type': 'text/csv; charset=utf-8' } }));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['pageContacts'])));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.delete('/api/crm-list/7', () => new HttpResponse(null, { status: 204 })),
+      http.get('/api/crm-list/7', () => HttpResponse.json(LIST)),
+      http.get('/api/crm-list/7/members', () => HttpResponse.json({ members: [], total: 0, page: 1, pageSize: 25 })),
+      http.get('/api/crm-list/7/download', () =>
+        HttpResponse.text('Email\na@b.c\n', { headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
+      ),
+      http.get('/auth-api/session/me', () => HttpResponse.json(me(['pageContacts']))),
+      http.all('*', () => HttpResponse.json([])),
+    );
     const createObjectURL = vi.fn((_blob: Blob) => 'blob:list');
     const { createObjectURL: realCreate, revokeObjectURL: realRevoke } = URL;
     URL.createObjectURL = createObjectURL;
@@ -235,20 +228,17 @@ describe('CrmListDetail', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Confirm delete' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-lists'));
-    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/crm-list/7' && init?.method === 'DELETE')).toBe(
-      true,
-    );
+    expect(sent('/api/crm-list/7').some((r) => r.url === '/api/crm-list/7' && r.method === 'DELETE')).toBe(true);
   });
 });
 
 describe('contacts in bulk (issue 11, item 8)', () => {
   it('offers neither Upload File nor Export without pageContacts, as the server refuses both', async () => {
-    fetchMock.mockImplementation((input) => {
-      const url = String(input);
-      if (url === '/api/crm-list/7') return Promise.resolve(jsonResponse(LIST));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me(['view user'])));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.get('/api/crm-list/7', () => HttpResponse.json(LIST)),
+      http.get('/auth-api/session/me', () => HttpResponse.json(me(['view user']))),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderWithProviders(
       <>
         <CrmListAddForm />
@@ -256,7 +246,7 @@ describe('contacts in bulk (issue 11, item 8)', () => {
       </>,
     );
     expect(await screen.findByRole('heading', { name: 'Big donors' })).toBeInTheDocument();
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/auth-api/session/me')).toBe(true));
+    await waitFor(() => expect(sent().some((r) => r.url === '/auth-api/session/me')).toBe(true));
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.getByRole('radio', { name: 'Query' })).toBeChecked();
     expect(screen.queryByRole('radio', { name: 'Upload File' })).not.toBeInTheDocument();

@@ -1,13 +1,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ExternalMailingsImportDialog } from './external-mailings-import-dialog';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const JOB: Job = {
   id: 9,
@@ -31,15 +31,10 @@ const FIELDS = [
 ];
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    if (url.startsWith('/api/external-mailings/import/fields')) return Promise.resolve(jsonResponse(FIELDS));
-    if (url.startsWith('/api/external-mailings/import') && init?.method === 'POST')
-      return Promise.resolve(jsonResponse(JOB, 202));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.get('/api/external-mailings/import/fields', () => HttpResponse.json(FIELDS)),
+    http.post('/api/external-mailings/import', () => HttpResponse.json(JOB, { status: 202 })),
+  );
 });
 afterEach(() =>
   act(() => {
@@ -48,7 +43,10 @@ afterEach(() =>
   }),
 );
 
-const posted = () => fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')![1]!.body as FormData;
+const posted = async () => {
+  await settled();
+  return sentOnce('POST').body as FormData;
+};
 const file = (text: string) => new File([text], 'sends.csv', { type: 'text/csv' });
 
 describe('ExternalMailingsImportDialog', () => {
@@ -66,8 +64,8 @@ describe('ExternalMailingsImportDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Import started')).toBeInTheDocument();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(posted().get('platform')).toBe('lemlist');
-    expect(JSON.parse(posted().get('mapping') as string)).toEqual({
+    expect((await posted()).get('platform')).toBe('lemlist');
+    expect(JSON.parse((await posted()).get('mapping') as string)).toEqual({
       'Campaign Name': 'name',
       'Sent At': 'sent_on',
       'Emails Sent': 'recipients',
@@ -88,7 +86,7 @@ describe('ExternalMailingsImportDialog', () => {
     expect(screen.queryByText(/Map a column to/)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Import started')).toBeInTheDocument();
-    expect(posted().get('platform')).toBe('esp');
+    expect((await posted()).get('platform')).toBe('esp');
   });
 
   it('refuses an Excel file, which cannot be mapped in the browser', async () => {

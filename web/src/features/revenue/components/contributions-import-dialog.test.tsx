@@ -1,13 +1,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { appendedFileNames, sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ContributionsImportDialog } from './contributions-import-dialog';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const JOB: Job = {
   id: 7,
@@ -31,15 +31,10 @@ const FIELDS = [
 ];
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    if (url.startsWith('/api/contributions/import/fields')) return Promise.resolve(jsonResponse(FIELDS));
-    if (url.startsWith('/api/contributions/import') && init?.method === 'POST')
-      return Promise.resolve(jsonResponse(JOB, 202));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.get('/api/contributions/import/fields', () => HttpResponse.json(FIELDS)),
+    http.post('/api/contributions/import', () => HttpResponse.json(JOB, { status: 202 })),
+  );
 });
 afterEach(() =>
   act(() => {
@@ -48,7 +43,10 @@ afterEach(() =>
   }),
 );
 
-const posted = () => fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')![1]!.body as FormData;
+const posted = async () => {
+  await settled();
+  return sentOnce('POST').body as FormData;
+};
 
 describe('ContributionsImportDialog', () => {
   it('imports an ActBlue export as a job and closes', async () => {
@@ -58,19 +56,21 @@ describe('ContributionsImportDialog', () => {
     const submit = screen.getByRole('button', { name: 'Import' });
     expect(submit).toBeDisabled();
     await userEvent.upload(screen.getByLabelText('File'), new File(['Lineitem ID\n1\n'], 'paid.csv'));
+    const fileName = appendedFileNames();
     await userEvent.click(submit);
     expect(await screen.findByText('Import started')).toBeInTheDocument();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(posted().get('platform')).toBe('actblue');
-    expect((posted().get('file') as File).name).toBe('paid.csv');
-    expect(posted().get('mapping')).toBeNull();
+    expect((await posted()).get('platform')).toBe('actblue');
+    expect((await posted()).get('file')).toBeInstanceOf(File);
+    expect(fileName('file')).toBe('paid.csv');
+    expect((await posted()).get('mapping')).toBeNull();
     expect(getTrackedJobs().map((j) => j.id)).toEqual([JOB.id]);
   });
 
   it('maps another platform’s columns and needs line item, date and amount', async () => {
     renderWithProviders(<ContributionsImportDialog show onClose={vi.fn()} />);
     await userEvent.click(screen.getByRole('radio', { name: 'Other' }));
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await waitFor(() => expect(sent().length).toBeGreaterThan(0));
     await userEvent.upload(
       screen.getByLabelText('File'),
       new File(['Lineitem ID,Date,Total\n1,2026-01-01,5\n'], 'other.csv', { type: 'text/csv' }),
@@ -80,8 +80,8 @@ describe('ContributionsImportDialog', () => {
     await userEvent.selectOptions(screen.getByLabelText('Total'), 'amount');
     await userEvent.click(screen.getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Import started')).toBeInTheDocument();
-    expect(posted().get('platform')).toBe('mapped');
-    expect(JSON.parse(posted().get('mapping') as string)).toEqual({
+    expect((await posted()).get('platform')).toBe('mapped');
+    expect(JSON.parse((await posted()).get('mapping') as string)).toEqual({
       'Lineitem ID': 'line_item_id',
       Date: 'date',
       Total: 'amount',

@@ -1,21 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import type { SegmentView } from '@/api/gen/model';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { SegmentDetail } from './segment-detail';
 import { SegmentsPage } from './segments-page';
 
 vi.mock('@/components/charts/echart', () => ({
   EChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
 }));
-
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 
 const segment = (over: Partial<SegmentView>): SegmentView => ({
   id: 1,
@@ -33,8 +28,10 @@ const segment = (over: Partial<SegmentView>): SegmentView => ({
 
 describe('segments', () => {
   it('lists each segment with its size and the change since the last compute', async () => {
-    fetchMock.mockImplementation(async () =>
-      jsonResponse([segment({}), segment({ id: 2, name: 'Mine', standard: null, computed: null, change: null })]),
+    server.use(
+      http.all('*', () =>
+        HttpResponse.json([segment({}), segment({ id: 2, name: 'Mine', standard: null, computed: null, change: null })]),
+      ),
     );
     renderWithProviders(<SegmentsPage />, { route: '/segments' });
     const row = (await screen.findByRole('link', { name: 'LYBUNT' }, { timeout: 5000 })).closest('tr');
@@ -46,16 +43,16 @@ describe('segments', () => {
 
   it('previews the count of the rule being built and shows a refused rule path', async () => {
     const bodies: unknown[] = [];
-    fetchMock.mockImplementation(async (input, init) => {
-      if (String(input) === '/api/segments/preview') {
-        const body = JSON.parse(String(init?.body)) as { rule: { conditions: { value: unknown }[] } };
+    server.use(
+      http.all('/api/segments/preview', async ({ request }) => {
+        const body = (await request.json()) as { rule: { conditions: { value: unknown }[] } };
         bodies.push(body.rule);
         if (body.rule.conditions[0]?.value === 0)
-          return jsonResponse({ message: 'rule.conditions[0].value: must be a whole number from 1 to 36500' }, 400);
-        return jsonResponse({ count: 42 });
-      }
-      return jsonResponse([]);
-    });
+          return HttpResponse.json({ message: 'rule.conditions[0].value: must be a whole number from 1 to 36500' }, { status: 400 });
+        return HttpResponse.json({ count: 42 });
+      }),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderWithProviders(<SegmentDetail />, { route: '/segments/detail' });
     expect(await screen.findByText('Matching contacts: 42', {}, { timeout: 5000 })).toBeInTheDocument();
     const days = screen.getByLabelText('Days');

@@ -1,13 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppSettings } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ActblueWebhookForm } from './actblue-webhook-form';
 import { RevenueSettingsForm } from './revenue-settings-form';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const SETTINGS: AppSettings = {
   id: 1,
@@ -27,16 +27,16 @@ const SETTINGS: AppSettings = {
   actblueWebhookPasswordSet: false,
 };
 
-const patchBody = () => {
-  const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
-  return call ? (JSON.parse(String(call[1]!.body)) as Record<string, unknown>) : undefined;
+const patchBody = async () => {
+  await settled();
+  return sent().find((r) => r.method === 'PATCH')?.body as Record<string, unknown> | undefined;
 };
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((_input, init) =>
-    Promise.resolve(jsonResponse({ ...SETTINGS, ...(JSON.parse(String(init?.body ?? '{}')) as object) })),
+  server.use(
+    http.all('*', async ({ request }) =>
+      HttpResponse.json({ ...SETTINGS, ...(JSON.parse((await request.text()) || '{}') as object) }),
+    ),
   );
 });
 afterEach(() => act(() => clearSnacks()));
@@ -54,7 +54,7 @@ describe('RevenueSettingsForm', () => {
     await userEvent.type(screen.getByLabelText('Other donation domains'), 'give.example.org\nsecure.example.net');
     await userEvent.click(screen.getByRole('button', { name: 'Save revenue settings' }));
     expect(await screen.findByText('Revenue settings saved')).toBeInTheDocument();
-    expect(patchBody()).toEqual({
+    expect(await patchBody()).toEqual({
       timeZone: 'America/New_York',
       fiscalYearStart: 7,
       actblueOriginCode: 'actblue',
@@ -87,12 +87,12 @@ describe('ActblueWebhookForm', () => {
     expect(screen.getByRole('button', { name: 'Save webhook credentials' })).toBeDisabled();
     expect(screen.getByText('The webhook password needs at least 12 characters')).toBeVisible();
     await userEvent.type(screen.getByLabelText('Password'), '-but-now-long');
-    fetchMock.mockImplementation(() =>
-      Promise.resolve(jsonResponse({ ...SETTINGS, actblueWebhookUsername: 'actblue', actblueWebhookPasswordSet: true })),
+    server.use(
+      http.all('*', () => HttpResponse.json({ ...SETTINGS, actblueWebhookUsername: 'actblue', actblueWebhookPasswordSet: true })),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Save webhook credentials' }));
     expect(await screen.findByText('Webhook credentials saved')).toBeInTheDocument();
-    expect(patchBody()).toEqual({ actblueWebhookUsername: 'actblue', actblueWebhookPassword: 'too-short-but-now-long' });
+    expect(await patchBody()).toEqual({ actblueWebhookUsername: 'actblue', actblueWebhookPassword: 'too-short-but-now-long' });
     expect(screen.getByLabelText('Password')).toHaveValue('');
   });
 
@@ -103,6 +103,6 @@ describe('ActblueWebhookForm', () => {
     expect(screen.getByText('On: ActBlue signs in as actblue.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Turn off' }));
     expect(await screen.findByText('Webhook turned off')).toBeInTheDocument();
-    expect(patchBody()).toEqual({ actblueWebhookUsername: '' });
+    expect(await patchBody()).toEqual({ actblueWebhookUsername: '' });
   });
 });

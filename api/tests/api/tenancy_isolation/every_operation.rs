@@ -1,117 +1,6 @@
-use crate::helpers::*;
-use reqwest::{Method, Response, StatusCode};
-use serde_json::{json, Value};
-
-#[tokio::test]
-async fn one_clients_session_never_reaches_another_clients_rows() {
-    let app = spawn_app().await;
-    let _worker = app.start_worker().await;
-    let a = app.create_client().await;
-    let b = app.create_client().await;
-    let session_a = app.session(&a).await;
-    let session_b = app.session(&b).await;
-
-    let job: Value = app
-        .api(Method::POST, "/api/crm-list/recount", &session_a)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let job_id = job["id"].as_i64().unwrap();
-
-    // B's jobs table is B's alone: A's job id means nothing there.
-    let b_jobs: Vec<Value> = app
-        .api(Method::GET, "/api/jobs", &session_b)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert!(b_jobs.is_empty(), "{b_jobs:?}");
-    let (status, message) = json_message(
-        app.api(Method::GET, &format!("/api/jobs/{job_id}"), &session_b)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(
-        (status, message.as_str()),
-        (StatusCode::NOT_FOUND, "Job not found")
-    );
-
-    // A's token with B's headers is refused.
-    let response = app
-        .request(Method::GET, "/api/jobs")
-        .bearer_auth(&session_a.token)
-        .header("client-short", &b.short_name)
-        .header("client-id", b.id.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::FORBIDDEN);
-
-    // Settings are per client too.
-    let settings_a: Value = app
-        .api(Method::GET, "/api", &session_a)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let settings_b: Value = app
-        .api(Method::GET, "/api", &session_b)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(settings_a["client_short"], a.short_name.as_str());
-    assert_eq!(settings_b["client_short"], b.short_name.as_str());
-}
-
-/// Who may call an operation (issue 11, item 8).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Guard {
-    /// Anyone, without signing in.
-    Public,
-    /// Any signed-in user, before or after choosing a client.
-    SignedIn,
-    /// A signed-in user holding this universal permission.
-    Universal(&'static str),
-    /// Any user acting for the client: CRM pages need no permission (spec section 6).
-    ClientUser,
-    /// A user acting for the client and holding one of these permissions there.
-    Client(&'static [&'static str]),
-}
+use super::*;
 
 const VIEW_USER: &str = "view user";
-const EDIT_ROLE: &str = "edit role";
-const PAGE_CONTACTS: &str = "pageContacts";
-
-enum Body {
-    None,
-    Json(Value),
-    /// A CSV file in the multipart field `file`.
-    File,
-    /// A CSV file and its column mapping.
-    Mapped,
-    /// An ActBlue export and its platform.
-    Contributions,
-}
-
-/// An operation's expected guard, and a request the operation accepts far enough to reach its handler.
-struct Expected {
-    op: &'static str,
-    guard: Guard,
-    body: Body,
-    query: &'static str,
-}
 
 fn expect(op: &'static str, guard: Guard) -> Expected {
     Expected {
@@ -119,21 +8,6 @@ fn expect(op: &'static str, guard: Guard) -> Expected {
         guard,
         body: Body::None,
         query: "",
-    }
-}
-
-impl Expected {
-    fn json(self, body: Value) -> Self {
-        Self {
-            body: Body::Json(body),
-            ..self
-        }
-    }
-    fn with(self, body: Body) -> Self {
-        Self { body, ..self }
-    }
-    fn query(self, query: &'static str) -> Self {
-        Self { query, ..self }
     }
 }
 
@@ -345,14 +219,6 @@ fn guard_table() -> Vec<Expected> {
     ]
 }
 
-/// One operation of the OpenAPI document.
-struct Operation {
-    method: Method,
-    path: String,
-    /// The security scheme it declares, if any.
-    scheme: Option<String>,
-}
-
 fn document_operations() -> std::collections::BTreeMap<String, Operation> {
     let document: Value = serde_json::from_str(&api::routes::spec_json()).unwrap();
     let mut operations = std::collections::BTreeMap::new();
@@ -386,56 +252,6 @@ fn document_operations() -> std::collections::BTreeMap<String, Operation> {
     operations
 }
 
-/// How a request proves who sends it.
-enum Caller<'a> {
-    Nobody,
-    /// A signed-in user's token before a client is chosen.
-    Basic(&'a str),
-    Client(&'a Session),
-}
-
-async fn call(app: &TestApp, op: &Operation, expected: &Expected, caller: Caller<'_>) -> Response {
-    let path = format!("{}{}", op.path, expected.query);
-    let mut request = match caller {
-        Caller::Nobody => app.request(op.method.clone(), &path),
-        Caller::Basic(token) => app.request(op.method.clone(), &path).bearer_auth(token),
-        Caller::Client(session) => app.api(op.method.clone(), &path, session),
-    };
-    let csv = || {
-        reqwest::multipart::Part::bytes(b"Email,First\nguard@example.org,Gus\n".to_vec())
-            .file_name("guard.csv")
-    };
-    request = match &expected.body {
-        Body::None => request,
-        Body::Json(body) => request.json(body),
-        Body::File => request.multipart(reqwest::multipart::Form::new().part("file", csv())),
-        Body::Mapped => request.multipart(
-            reqwest::multipart::Form::new()
-                .part("file", csv())
-                .text("mapping", r#"{"Email":"email"}"#),
-        ),
-        Body::Contributions => request.multipart(
-            reqwest::multipart::Form::new()
-                .part("file", csv())
-                .text("platform", "actblue"),
-        ),
-    };
-    request.send().await.unwrap()
-}
-
-/// Asserts a refusal for want of a permission.
-async fn assert_refused(response: Response, what: &str) {
-    let (status, message) = json_message(response).await;
-    assert_eq!(
-        (status, message.as_str()),
-        (
-            StatusCode::FORBIDDEN,
-            "You do not have permission to do this"
-        ),
-        "{what}"
-    );
-}
-
 /// Asserts the caller got past the guard: whatever the answer, it is not a refusal of who they are.
 async fn assert_admitted(response: Response, what: &str) {
     let status = response.status();
@@ -444,52 +260,6 @@ async fn assert_admitted(response: Response, what: &str) {
         status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
         "{what}: {status} {body}"
     );
-}
-
-/// Gives the user `user_id` exactly one role holding `permissions` in the admin's client.
-async fn grant(app: &TestApp, admin: &Session, user_id: i64, permissions: &[&str]) {
-    let role: Value = app
-        .api(Method::POST, "/api/roles", admin)
-        .json(&json!({ "name": unique("role"), "permissions": permissions }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let assigned = app
-        .api(
-            Method::PATCH,
-            &format!("/api/users/universal/{user_id}"),
-            admin,
-        )
-        .json(&json!({ "roleIds": [role["id"]] }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(assigned.status(), StatusCode::OK);
-}
-
-/// A universal user who may use `client` but holds no permission there: their session, their step-1 token and
-/// their id.
-async fn user_without_permissions(
-    app: &TestApp,
-    client: &tenancy::Client,
-    admin: &Session,
-) -> (Session, String, i64) {
-    let email = app.create_user(false, &[client]).await;
-    let session = app.session_for(&email, client).await;
-    let basic = app.basic_token(&email).await;
-    let users = app.get_json("/api/users", admin).await;
-    let id = users
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["email"] == email.as_str())
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
-    (session, basic, id)
 }
 
 #[tokio::test]
@@ -643,133 +413,4 @@ async fn item_8_every_operation_in_the_openapi_document_has_its_guard() {
         let response = call(&app, op, expected, Caller::Basic(&plain_basic)).await;
         assert_admitted(response, &format!("{} as any signed-in user", expected.op)).await;
     }
-}
-
-#[tokio::test]
-async fn item_8_contacts_in_bulk_need_page_contacts_and_app_settings_need_edit_role() {
-    let app = spawn_app().await;
-    let client = app.create_client().await;
-    let admin = app.session(&client).await;
-    let (plain, _, plain_id) = user_without_permissions(&app, &client, &admin).await;
-
-    // A list with one member, and a form with one signup.
-    let code: Value = app
-        .api(
-            Method::POST,
-            "/api/external-origin-code/get-or-create-crm",
-            &admin,
-        )
-        .json(&json!({ "name": "Rally" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let mut tx = app.tenancy.begin(&client).await.unwrap();
-    sqlx::query("insert into contacts (email, first_name, origin_code_id) values ('ann@example.org', 'Ann', $1)")
-        .bind(code["id"].as_i64().unwrap())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    let list: Value = app
-        .api(Method::POST, "/api/crm-list", &admin)
-        .json(&json!({ "name": "Rally goers", "originCodes": [code["id"]] }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let download = format!("/api/crm-list/{}/download", list["id"]);
-    let form: Value = app
-        .api(Method::POST, "/api/crm-form", &admin)
-        .json(&json!({ "name": "Join", "enabled": true }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let submitted = app
-        .request(
-            Method::POST,
-            &format!("/api/crm-form/{}/submit", form["id"]),
-        )
-        .header("client-short", &client.short_name)
-        .json(&json!({ "email": "bea@example.org" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(submitted.status(), StatusCode::OK);
-    let signups = app.get_json("/api/external-signup", &admin).await;
-    let signup = format!("/api/external-signup/{}", signups[0]["id"]);
-
-    // No permissions: no export, no signups, no import into a new list, no renaming the client.
-    for path in [&download, "/api/external-signup", &signup] {
-        let response = app.api(Method::GET, path, &plain).send().await.unwrap();
-        assert_refused(response, path).await;
-    }
-    let upload = app
-        .upload(
-            "/api/crm-list/upload?name=Sneaky&createNewContacts=1&overwriteOriginCode=1",
-            &plain,
-            "sneaky.csv",
-            b"Email\nann@example.org\n".to_vec(),
-        )
-        .await;
-    assert_refused(upload, "list upload").await;
-    let rename = app
-        .api(Method::PATCH, "/api/1", &plain)
-        .json(&json!({ "client_name": "Taken over" }))
-        .send()
-        .await
-        .unwrap();
-    assert_refused(rename, "renaming the client").await;
-    let lists = app.get_json("/api/crm-list", &admin).await;
-    assert_eq!(
-        lists.as_array().unwrap().len(),
-        1,
-        "no list was made: {lists}"
-    );
-    let settings = app.get_json("/api", &plain).await;
-    assert_eq!(
-        settings["client_name"],
-        client.name.as_str(),
-        "everyone reads the settings"
-    );
-
-    // pageContacts opens the contacts in bulk; it does not open the settings.
-    grant(&app, &admin, plain_id, &[PAGE_CONTACTS]).await;
-    let csv = app
-        .api(Method::GET, &download, &plain)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(csv.status(), StatusCode::OK);
-    assert!(csv.text().await.unwrap().contains("ann@example.org"));
-    let seen = app.get_json("/api/external-signup", &plain).await;
-    assert_eq!(seen[0]["email"], "bea@example.org");
-    let rename = app
-        .api(Method::PATCH, "/api/1", &plain)
-        .json(&json!({ "client_name": "Taken over" }))
-        .send()
-        .await
-        .unwrap();
-    assert_refused(rename, "renaming with pageContacts").await;
-
-    // "edit role", the client's administrator permission, changes the settings.
-    grant(&app, &admin, plain_id, &[EDIT_ROLE]).await;
-    let renamed = app
-        .api(Method::PATCH, "/api/1", &plain)
-        .json(&json!({ "client_name": "Friends of the Lake" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(renamed.status(), StatusCode::OK);
-    assert_eq!(
-        app.get_json("/api", &admin).await["client_name"],
-        "Friends of the Lake"
-    );
 }

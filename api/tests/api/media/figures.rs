@@ -1,11 +1,4 @@
-//! Media and projections through the real endpoints and worker. A Meta Ads Manager and a Google Ads export go
-//! through the upload endpoint and the import job; a re-import changes no figure; and CPM, CPC, CTR, CPL, cost
-//! per donor, revenue and ROAS at 0/30/90/365 days equal the hand computation on the fixture below (README
-//! "Media"), in the client's zone (America/New_York).
-
-use crate::helpers::*;
-use reqwest::{Method, StatusCode};
-use serde_json::{json, Value};
+use super::*;
 
 const META: &str = "Reporting starts,Reporting ends,Campaign name,Ad set name,Ad name,Ad ID,Day,Amount spent (USD),Impressions,Link clicks,Results,URL parameters
 2026-10-01,2026-10-02,Fall Acquisition,Lookalikes,Video A,1001,2026-10-01,100.00,\"20,000\",200,5,utm_source=fb&refcode=fb_video_a
@@ -20,24 +13,6 @@ Day,Campaign,Ad group,Ad ID,Cost,Impr.,Clicks,Conversions,Final URL
 2026-10-01,Search Brand,Brand terms,555,\"1,000.00\",\"4,000\",400,10.00,https://secure.actblue.com/donate/x?refcode=g_brand
 Total: Account,,,,\"1,000.00\",\"4,000\",400,10.00,
 ";
-
-async fn import(app: &TestApp, session: &Session, platform: &str, name: &str, body: &str) -> Value {
-    let form = reqwest::multipart::Form::new()
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(body.as_bytes().to_vec()).file_name(name.to_owned()),
-        )
-        .text("platform", platform.to_owned());
-    let response = app
-        .api(Method::POST, "/api/media/import", session)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::ACCEPTED);
-    let job: Value = response.json().await.unwrap();
-    app.wait_for_job(session, job["id"].as_i64().unwrap()).await
-}
 
 /// line, contact, email, paid at, amount, through the refcode, refunded
 type Gift = (
@@ -399,75 +374,4 @@ async fn meta_and_google_exports_import_and_figures_equal_a_hand_computation() {
         .unwrap()
         .iter()
         .any(|n| n["label"] == "Fall Acquisition › Lookalikes › Video A"));
-}
-
-#[tokio::test]
-async fn a_file_that_is_not_an_export_fails_whole_and_names_what_is_missing() {
-    let app = spawn_app().await;
-    let _worker = app.start_worker().await;
-    let client = app.create_client().await;
-    let session = app.session(&client).await;
-    let job = import(
-        &app,
-        &session,
-        "meta",
-        "x.csv",
-        "Email,First\na@example.org,A\n",
-    )
-    .await;
-    assert_eq!(job["success"], json!(false));
-    let message = job["error"].as_str().unwrap_or_default().to_owned();
-    assert!(message.contains("Meta Ads Manager"), "{job}");
-    let perf = app
-        .get_json(
-            "/api/media/performance?from=2026-10-01&to=2026-10-02",
-            &session,
-        )
-        .await;
-    assert_eq!(perf["rows"], json!([]));
-}
-
-#[tokio::test]
-async fn projections_answer_with_goals_and_markers() {
-    let app = spawn_app().await;
-    let client = app.create_client().await;
-    let session = app.session(&client).await;
-    let response = app
-        .api(Method::PUT, "/api/projections/goals", &session)
-        .json(&json!({ "month": 3, "amount": "25000.50" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let response = app
-        .api(Method::PUT, "/api/projections/goals", &session)
-        .json(&json!({ "month": 3, "amount": "-5" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    let view = app.get_json("/api/projections", &session).await;
-    assert_eq!(view["months"][2]["goal"], json!("25000.50"), "{view}");
-    let year = view["year"].as_i64().unwrap();
-    let response = app
-        .api(Method::POST, "/api/projections/events", &session)
-        .json(&json!({ "date": format!("{year}-11-03"), "label": "Election day", "kind": "election" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let markers = app
-        .get_json("/api/selection/inflection-markers", &session)
-        .await;
-    let labels: Vec<&str> = markers
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["label"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        labels,
-        vec!["Q1 end", "Q2 end", "Q3 end", "Election day", "Q4 end"]
-    );
-    assert_eq!(markers[0]["date"], json!(format!("{year}-03-31")));
 }

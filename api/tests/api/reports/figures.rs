@@ -1,0 +1,197 @@
+use super::*;
+
+#[tokio::test]
+async fn each_report_equals_its_hand_computation() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    load_fixture(&app, &client).await;
+
+    let catalog = app.get_json("/api/reports", &session).await;
+    let keys: Vec<&str> = catalog
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "monthly-summary",
+            "lybunt",
+            "sybunt",
+            "source-codes",
+            "mailings",
+            "flights",
+            "acquisition",
+            "media-roas"
+        ]
+    );
+
+    // Jan: gifts 1, 3, 5 (line 5 is 22:30 on Jan 31 in New York); donors a, b, x; new a, x (b first gave 2025);
+    // gift 3 refunded. Feb: gifts 2, 4; line 6 a refund of 10; donors a, c; new c.
+    let monthly = report(&app, &session, "monthly-summary").await;
+    assert_eq!(
+        rows(&monthly),
+        vec![
+            row(&["2026-01", "3", "3", "2", "190.00", "100.00", "90.00", "7.50", "0.00", "63.33"]),
+            row(&["2026-02", "2", "2", "1", "35.00", "10.00", "25.00", "1.50", "25.00", "17.50"]),
+            row(&["Total", "5", "4", "3", "225.00", "110.00", "115.00", "9.00", "25.00", "45.00"]),
+        ]
+    );
+
+    // As of Feb 28, 2026: b gave in 2025 and only a refunded gift in 2026; d gave in 2025; e last in 2024.
+    let lybunt = report(&app, &session, "lybunt").await;
+    let (b, d, e) = (
+        contact_id(&app, &client, "b@example.org").await,
+        contact_id(&app, &client, "d@example.org").await,
+        contact_id(&app, &client, "e@example.org").await,
+    );
+    let lapsed = |id: i64,
+                  email: &str,
+                  first: &str,
+                  last: &str,
+                  day: &str,
+                  year: &str,
+                  life: &str,
+                  sub: &str| {
+        row(&[
+            &id.to_string(),
+            email,
+            first,
+            last,
+            day,
+            "1",
+            year,
+            life,
+            sub,
+        ])
+    };
+    let b_row = lapsed(
+        b,
+        "b@example.org",
+        "Bob",
+        "B",
+        "2025-03-01",
+        "60.00",
+        "60.00",
+        "unsubscribed",
+    );
+    let d_row = lapsed(
+        d,
+        "d@example.org",
+        "Di",
+        "D",
+        "2025-06-01",
+        "30.00",
+        "30.00",
+        "subscribed",
+    );
+    let e_row = lapsed(
+        e,
+        "e@example.org",
+        "Ed",
+        "E",
+        "2024-03-01",
+        "0.00",
+        "20.00",
+        "subscribed",
+    );
+    assert_eq!(rows(&lybunt), vec![b_row.clone(), d_row.clone()]);
+    assert_eq!(lybunt["totalRows"], json!(2));
+    let sybunt = report(&app, &session, "sybunt").await;
+    assert_eq!(rows(&sybunt), vec![b_row, d_row, e_row]);
+
+    let codes = report(&app, &session, "source-codes").await;
+    assert_eq!(
+        rows(&codes),
+        vec![
+            row(&[
+                "em_20260105_jan_a",
+                "em",
+                "jan",
+                "January appeal",
+                "2",
+                "1",
+                "75.00",
+                "0.00",
+                "75.00",
+                "37.50"
+            ]),
+            row(&["fb_x", "unparsed", "", "", "2", "2", "110.00", "110.00", "0.00", "55.00"]),
+        ]
+    );
+
+    // 4 recipients, c bounced: delivered 3. One human opener (a; b's open was a machine's): 1/4. One clicker
+    // and one unsubscribe over 3 delivered. Gifts 1 and 2: revenue 75, RPM 75 × 1000 / 3, response 2/3.
+    let mailings = report(&app, &session, "mailings").await;
+    assert_eq!(
+        rows(&mailings),
+        vec![row(&[
+            "January appeal",
+            "2026-01-05",
+            "4",
+            "3",
+            "1",
+            "1",
+            "0.2500",
+            "1",
+            "0.3333",
+            "1",
+            "0.3333",
+            "2",
+            "1",
+            "75.00",
+            "25000.00",
+            "0.6667"
+        ])]
+    );
+
+    // web: a (Jan 2; gave 50 on Jan 10, 25 on Feb 3 = day 32) and f (no gifts); ads: c (10 then a 10 refund).
+    let acquisition = report(&app, &session, "acquisition").await;
+    assert_eq!(
+        rows(&acquisition),
+        vec![
+            row(&["web", "2", "2", "1", "0.5000", "50.00", "75.00", "75.00", "75.00", "37.50"]),
+            row(&["ads", "1", "1", "1", "1.0000", "0.00", "0.00", "0.00", "0.00", "0.00"]),
+        ]
+    );
+
+    // Every report's CSV and XLSX read back equal the page.
+    for kind in keys {
+        let page = report(&app, &session, kind).await;
+        let expected = rows(&page);
+        let kinds: Vec<String> = page["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["kind"].as_str().unwrap().to_owned())
+            .collect();
+        let csv_rows = read_csv(&download(&app, &session, kind, "csv").await);
+        assert_eq!(csv_rows, expected, "{kind} csv");
+        let xlsx_rows = read_xlsx(&download(&app, &session, kind, "xlsx").await, &kinds);
+        assert_eq!(xlsx_rows, expected, "{kind} xlsx");
+    }
+}
+
+async fn download(app: &TestApp, session: &Session, kind: &str, format: &str) -> Vec<u8> {
+    let response = app
+        .api(
+            Method::GET,
+            &format!("/api/reports/{kind}/file?format={format}&{RANGE}"),
+            session,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        disposition,
+        format!("attachment; filename=\"{kind}-2026-01-01-2026-02-28.{format}\"")
+    );
+    response.bytes().await.unwrap().to_vec()
+}
