@@ -60,16 +60,19 @@ from generate_series(1, 100) g;
 insert into mailing_variants (mailing_id, letter, subject_line) select id, 'b', subject_line || ' (B)' from mailings;
 analyze;
 SQL
-# One mailing per statement, as the send recorder writes them; one in 50 bounces.
+# One mailing per statement, as the send recorder writes them; one in 50 bounces. The rollup triggers name their
+# functions unqualified, as every product session has the client's schema on its search path: so must this one.
+{ echo "set search_path = client_bench;"
 for m in $(seq 1 100); do
   echo "insert into client_bench.mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at, variant)
         select $m, c.id, c.email, c.first_name, case when c.id % 50 = 0 then 'bounced' else 'sent' end,
                m.send_attempt + (c.id % 3600) * interval '1 second', case when c.id % 2 = 0 then 'a' else 'b' end
         from client_bench.contacts c, client_bench.mailings m where m.id = $m;"
-done | "${PSQL[@]}"
+done; } | "${PSQL[@]}"
 # Events in batches of at most 1,000,000, as the event writer does in smaller ones: 70 % opens (a fifth of them a
 # machine's), 25 % clicks, 5 % unsubscribes, each on a recipient who was sent the mailing.
 BATCH=1000000
+{ echo "set search_path = client_bench;"
 for ((start = 0; start < EVENTS; start += BATCH)); do
   n=$(( EVENTS - start < BATCH ? EVENTS - start : BATCH ))
   echo "insert into client_bench.mailing_events (mailing_id, contact_id, kind, machine, url, created)
@@ -78,7 +81,7 @@ for ((start = 0; start < EVENTS; start += BATCH)); do
                least(now(), (select send_attempt from client_bench.mailings where id = m) + make_interval(mins => (g % 2880)::int))
         from (select g, 1 + g % 100 as m, 1 + (g * 7919) % $CONTACTS as c
               from generate_series(($start + 1)::bigint, $start + $n) g) x;"
-done | "${PSQL[@]}"
+done; } | "${PSQL[@]}"
 "${PSQL[@]}" <<SQL
 set search_path = client_bench;
 insert into source_codes (code, parsed, channel, mailing_id) select 'em_' || id, true, 'em', id from mailings;
