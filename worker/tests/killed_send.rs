@@ -4,51 +4,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
-use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenancy::{ClientShort, Tenancy};
 use worker::mail::sink::{serve, Delivered};
 use worker::{JobKind, JobQueue};
 
+mod common;
+use common::{env, unique, Setup};
+
 const RECIPIENTS: i64 = 3000;
-
-fn env(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
-
-fn unique(prefix: &str) -> String {
-    format!(
-        "{prefix}{}",
-        &uuid::Uuid::new_v4().simple().to_string()[..12]
-    )
-}
-
-struct Setup {
-    database_url: String,
-    redis_url: String,
-    queue: String,
-    smtp_url: String,
-    journal: std::path::PathBuf,
-}
-
-impl Setup {
-    fn start_worker(&self) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_worker"))
-            .env("DATABASE_URL", &self.database_url)
-            .env("REDIS_URL", &self.redis_url)
-            .env("JOB_QUEUE", &self.queue)
-            .env("SMTP_URL", &self.smtp_url)
-            .env("SEND_JOURNAL_DIR", &self.journal)
-            .env("TRACKING_SECRET", "killed-send-test")
-            .env("WORKER_CONCURRENCY", "1")
-            // Only the job this test queues: the scheduler's first pass must not pick up other tests' mailings.
-            .env("SCHEDULE_SECONDS", "86400")
-            .env("RUST_LOG", "warn")
-            .spawn()
-            .unwrap()
-    }
-}
 
 #[tokio::test]
 async fn a_worker_killed_mid_send_and_restarted_mails_everyone_exactly_once() {
@@ -61,6 +26,7 @@ async fn a_worker_killed_mid_send_and_restarted_mails_everyone_exactly_once() {
         queue: unique("compass-killed-send-"),
         smtp_url: String::new(),
         journal: std::env::temp_dir().join(unique("compass-journal-")),
+        tracking_secret: "killed-send-test",
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let setup = Setup {

@@ -6,52 +6,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{HashMap, HashSet};
-use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenancy::{ClientShort, Tenancy};
 use worker::mail::sink::{serve, Delivered};
 use worker::{JobKind, JobQueue};
 
+mod common;
+use common::{env, unique, Setup};
+
 const AUDIENCE: i64 = 3000;
 /// 20 % of 3,000: 300 people in each of the two cells.
 const TEST: i64 = 600;
-
-fn env(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
-
-fn unique(prefix: &str) -> String {
-    format!(
-        "{prefix}{}",
-        &uuid::Uuid::new_v4().simple().to_string()[..12]
-    )
-}
-
-struct Setup {
-    database_url: String,
-    redis_url: String,
-    queue: String,
-    smtp_url: String,
-    journal: std::path::PathBuf,
-}
-
-impl Setup {
-    fn start_worker(&self) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_worker"))
-            .env("DATABASE_URL", &self.database_url)
-            .env("REDIS_URL", &self.redis_url)
-            .env("JOB_QUEUE", &self.queue)
-            .env("SMTP_URL", &self.smtp_url)
-            .env("SEND_JOURNAL_DIR", &self.journal)
-            .env("TRACKING_SECRET", "killed-winner-send-test")
-            .env("WORKER_CONCURRENCY", "1")
-            .env("SCHEDULE_SECONDS", "86400")
-            .env("RUST_LOG", "warn")
-            .spawn()
-            .unwrap()
-    }
-}
 
 /// What the sink received for this test's domain: each address with the subjects it was sent, in order.
 type Inbox = Arc<Mutex<HashMap<String, Vec<String>>>>;
@@ -68,6 +34,7 @@ async fn a_worker_killed_mid_winner_send_loses_and_duplicates_nothing() {
         queue: unique("compass-killed-winner-"),
         smtp_url: format!("smtp://127.0.0.1:{}", listener.local_addr().unwrap().port()),
         journal: std::env::temp_dir().join(unique("compass-journal-")),
+        tracking_secret: "killed-winner-send-test",
     };
     let domain = format!("{}.example.org", unique("w"));
     let inbox: Inbox = Arc::default();

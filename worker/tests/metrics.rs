@@ -13,16 +13,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use worker::mail::sink::{serve, Delivered};
 use worker::{JobKind, JobQueue};
 
-fn env(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
-
-fn unique(prefix: &str) -> String {
-    format!(
-        "{prefix}{}",
-        &uuid::Uuid::new_v4().simple().to_string()[..12]
-    )
-}
+mod common;
+use common::{env, unique};
 
 /// Kills the worker when the test ends, passed or not.
 struct Running(Child);
