@@ -45,7 +45,11 @@ pub struct Tenancy {
 impl Tenancy {
     /// Connects a pool of `max_connections` to `database_url`.
     pub async fn connect(database_url: &str, max_connections: u32) -> Result<Self, TenancyError> {
-        let options = PgConnectOptions::from_str(database_url)?;
+        // JIT compilation pays off on queries that run for seconds; every statement here is an interactive page
+        // or a rollup trigger that should take milliseconds, and the planner's row guesses for trigger transition
+        // tables routinely cross the JIT thresholds: a 30,000-gift insert spent 1.2 s of its 5.5 s compiling
+        // one rollup statement.
+        let options = PgConnectOptions::from_str(database_url)?.options([("jit", "off")]);
         let pool = PgPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10))

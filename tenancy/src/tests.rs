@@ -51,6 +51,19 @@ async fn a_pooled_connection_does_not_keep_the_last_tenants_search_path() {
 }
 
 #[tokio::test]
+async fn the_pools_sessions_do_not_jit_compile() {
+    // A rollup trigger's statement planned for a guessed million rows must not spend a second compiling.
+    let t = tenancy(1).await;
+    let client = new_client(&t).await;
+    let mut tx = t.begin(&client).await.unwrap();
+    let jit: String = sqlx::query_scalar("select current_setting('jit')")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(jit, "off");
+}
+
+#[tokio::test]
 async fn two_clients_rows_never_mix() {
     let t = tenancy(4).await;
     let a = new_client(&t).await;

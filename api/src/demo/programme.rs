@@ -187,8 +187,12 @@ async fn send_flight(
                              as amount) a
          where r.mailing_id = $1 and r.contact_id % 2 = 0",
     ];
-    for statement in statements {
+    for (step, statement) in statements.into_iter().enumerate() {
         sqlx::query(statement).bind(id).execute(&mut **tx).await?;
+        // The recipients and the events just written are what the next steps join.
+        if step < 2 {
+            super::analyze(tx, "mailing_recipients, mailing_events").await?;
+        }
     }
     Ok(())
 }
@@ -405,11 +409,15 @@ async fn deliver(tx: &mut TenantTx, mailing: i64, at: &str) -> Result<(), ApiErr
              where r.mailing_id = $1 and r.sent_at >= {at} and r.contact_id % 2 = 0"
         ),
     ];
-    for statement in statements {
+    for (step, statement) in statements.into_iter().enumerate() {
         sqlx::query(sqlx::AssertSqlSafe(statement))
             .bind(mailing)
             .execute(&mut **tx)
             .await?;
+        // The recipients and the events just written are what the next steps join.
+        if step == 1 || step == 2 {
+            super::analyze(tx, "mailing_recipients, mailing_events").await?;
+        }
     }
     Ok(())
 }

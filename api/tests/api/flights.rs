@@ -301,6 +301,18 @@ async fn issue_15_the_rollups_equal_a_full_recount() {
             .collect();
         events(&app, &client, id, &batch).await;
     }
+    // One statement with a person's repeated opens and clicks, some their first, some not: each person once.
+    let repeats = [
+        (7, "open", false),
+        (7, "open", false),
+        (8, "click", false),
+        (8, "click", false),
+        (1, "open", false),
+        (1, "click", false),
+        (38, "open", true),
+        (38, "open", false),
+    ];
+    events(&app, &client, id, &repeats).await;
     let mut tx = app.tenancy.begin(&client).await.unwrap();
     let rollups = store::flights::rollup_counts(&mut tx, id).await.unwrap();
     let recount = store::flights::recount(&mut tx, id).await.unwrap();
