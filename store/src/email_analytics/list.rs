@@ -5,7 +5,8 @@
 //! - **subscribed** = contacts created by the end of L − contacts not subscribed today whose leaving was by then,
 //!   leaving being their first unsubscribe event, else the send time of their first bounce, else their creation;
 //! - **active** = existing contacts with a human (not machine) open or click in the 90 client days L − 89 … L who
-//!   had not left by the end of L.
+//!   had not left by the end of L. (The former query started the window at the end of L minus 90 days of the
+//!   session's zone, UTC: an hour off whole client days when summer time changed within the window.)
 //!
 //! The page reads them as running sums over `email_list_days` (migration 20261126001000, kept by triggers on
 //! contacts, mailing_events, mailing_recipients, mailings and app_settings); [`list_differences`] holds the full
