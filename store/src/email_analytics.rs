@@ -1,6 +1,10 @@
 //! Programme analytics (Email › E-mail Analytics): send figures read from the rollup `email_stat_days` (kept by
 //! triggers on mailing_recipients and mailing_events), external mailings, attributed e-mail revenue and the list's
-//! size. Every figure is defined in the README's "E-mail analytics"; days are the client's.
+//! size. Every figure is defined in the README's "E-mail analytics"; days are the client's. The list figures
+//! (subscribed, new subscribers, active) come from the rollup `email_list_days` (module `list`).
+
+mod list;
+pub use list::list_differences;
 
 use chrono::NaiveDate;
 use sqlx::PgConnection;
@@ -112,16 +116,6 @@ pub async fn periods(
              from p join external_mailings e on e.sent_on between p.start and p.last
              group by p.start
          ),
-         leavers as materialized (
-             select coalesce(least((select min(e.created) from mailing_events e
-                                    where e.kind = 'unsubscribe' and e.contact_id = c.id),
-                                   (select min(coalesce(r.sent_at, m.send_attempt, m.send_time, m.created))
-                                    from mailing_recipients r join mailings m on m.id = r.mailing_id
-                                    where r.contact_id = c.id and r.status = 'bounced')),
-                             c.created) as left_at
-                    , c.id
-             from contacts c where c.subscription <> 'subscribed'
-         ),
          f as (
              select p.start, p.last,
                     client_day_start(p.start) as lo, client_day_start(p.last + 1) as hi
@@ -129,15 +123,11 @@ pub async fn periods(
          ),
          t as (
              select f.start, f.last,
-                    (select count(*) from contacts c where c.created < f.hi)
-                      - (select count(*) from leavers l where l.left_at < f.hi) as subscribed,
-                    (select count(*) from contacts c where c.created >= f.lo and c.created < f.hi)
-                      as new_subscribers,
-                    (select count(distinct e.contact_id) from mailing_events e
-                     where e.kind in ('open', 'click') and not e.machine
-                       and e.created >= f.hi - interval '90 days' and e.created < f.hi
-                       and exists (select 1 from contacts c where c.id = e.contact_id)
-                       and not exists (select 1 from leavers l where l.id = e.contact_id and l.left_at < f.hi))
+                    (select coalesce(sum(d.joined - d.left_count), 0) from email_list_days d where d.day <= f.last)
+                      ::bigint as subscribed,
+                    (select coalesce(sum(d.joined), 0) from email_list_days d
+                     where d.day between f.start and f.last)::bigint as new_subscribers,
+                    (select coalesce(sum(d.active), 0) from email_list_days d where d.day <= f.last)::bigint
                       as active,
                     (select coalesce(sum(c.amount), 0) from contributions c
                      where c.mailing_id is not null and c.amount > 0

@@ -17,6 +17,7 @@ mod dashboard;
 mod demo;
 mod email_addresses;
 mod email_analytics;
+mod email_list_rollup;
 mod experiments;
 mod external_mailings;
 mod flights;
