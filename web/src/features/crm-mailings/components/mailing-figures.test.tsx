@@ -16,7 +16,10 @@ describe('MailingFigures', () => {
   it("shows the sent mailing's figures from the stats endpoint, counts in the browser locale", async () => {
     serve(SENT);
     renderEditor('/crm-mailing-detail/7');
-    expect(await screen.findByRole('definition', { name: 'Recipients' })).toHaveTextContent((1234).toLocaleString());
+    // The first render of a test file is slow on a loaded machine: more than findBy's default second.
+    expect(await screen.findByRole('definition', { name: 'Recipients' }, { timeout: 5_000 })).toHaveTextContent(
+      (1234).toLocaleString(),
+    );
     expect(figure('Delivered')).toHaveTextContent((1200).toLocaleString());
     expect(figure('Failed')).toHaveTextContent('30');
     expect(figure('Bounced')).toHaveTextContent('4');

@@ -25,36 +25,14 @@ export function MailingSetupFields({
   segments: AudienceOption[];
   audiences: AudienceOption[] | undefined;
 }) {
-  const {
-    name,
-    setName,
-    senderId,
-    setSenderId,
-    subjectLine,
-    setSubjectLine,
-    sendTime,
-    setSendTime,
-    listId,
-    setListId,
-    segmentId,
-    setSegmentId,
-    audienceKind,
-    setAudienceKind,
-    suppressions,
-    setSuppressions,
-    previewText,
-    setPreviewText,
-    variants,
-    setVariants,
-  } = draft;
   return (
     <>
       <Form.Group className="mb-3" controlId="crm-mailing-name">
         <Form.Label>Mailing name</Form.Label>
         <Form.Control
-          value={name}
+          value={draft.name}
           maxLength={NAME_MAX}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => draft.setName(e.target.value)}
           onBlur={onTouch}
           isInvalid={invalid('name')}
           required
@@ -64,8 +42,8 @@ export function MailingSetupFields({
       <Form.Group className="mb-3" controlId="crm-mailing-sender">
         <Form.Label>Sender</Form.Label>
         <Form.Select
-          value={senderId}
-          onChange={(e) => setSenderId(e.target.value)}
+          value={draft.senderId}
+          onChange={(e) => draft.setSenderId(e.target.value)}
           onBlur={onTouch}
           isInvalid={invalid('senderId')}
           required
@@ -87,9 +65,9 @@ export function MailingSetupFields({
       <Form.Group className="mb-3" controlId="crm-mailing-subject">
         <Form.Label>Subject</Form.Label>
         <Form.Control
-          value={subjectLine}
+          value={draft.subjectLine}
           maxLength={SUBJECT_MAX}
-          onChange={(e) => setSubjectLine(e.target.value)}
+          onChange={(e) => draft.setSubjectLine(e.target.value)}
           onBlur={onTouch}
           isInvalid={invalid('subjectLine')}
           required
@@ -100,8 +78,8 @@ export function MailingSetupFields({
         <Form.Label>Send time</Form.Label>
         <Form.Control
           type="datetime-local"
-          value={sendTime}
-          onChange={(e) => setSendTime(e.target.value)}
+          value={draft.sendTime}
+          onChange={(e) => draft.setSendTime(e.target.value)}
           onBlur={onTouch}
           isInvalid={invalid('sendTime')}
           required
@@ -117,8 +95,8 @@ export function MailingSetupFields({
             id="crm-mailing-audience-list"
             name="crm-mailing-audience"
             label="A list"
-            checked={audienceKind === 'list'}
-            onChange={() => setAudienceKind('list')}
+            checked={draft.audienceKind === 'list'}
+            onChange={() => draft.setAudienceKind('list')}
           />
           <Form.Check
             inline
@@ -126,17 +104,17 @@ export function MailingSetupFields({
             id="crm-mailing-audience-segment"
             name="crm-mailing-audience"
             label="A segment"
-            checked={audienceKind === 'segment'}
-            onChange={() => setAudienceKind('segment')}
+            checked={draft.audienceKind === 'segment'}
+            onChange={() => draft.setAudienceKind('segment')}
           />
         </div>
       </Form.Group>
-      {audienceKind === 'list' ? (
+      {draft.audienceKind === 'list' ? (
         <Form.Group className="mb-3" controlId="crm-mailing-list">
           <Form.Label>Audience list</Form.Label>
           <Form.Select
-            value={listId}
-            onChange={(e) => setListId(e.target.value)}
+            value={draft.listId}
+            onChange={(e) => draft.setListId(e.target.value)}
             onBlur={onTouch}
             isInvalid={invalid('listId')}
             required
@@ -157,8 +135,8 @@ export function MailingSetupFields({
         <Form.Group className="mb-3" controlId="crm-mailing-segment">
           <Form.Label>Audience segment</Form.Label>
           <Form.Select
-            value={segmentId}
-            onChange={(e) => setSegmentId(e.target.value)}
+            value={draft.segmentId}
+            onChange={(e) => draft.setSegmentId(e.target.value)}
             onBlur={onTouch}
             isInvalid={invalid('listId')}
             required
@@ -177,8 +155,8 @@ export function MailingSetupFields({
         <Form.Label>Leave out (suppression lists and segments)</Form.Label>
         <Form.Select
           multiple
-          value={suppressions}
-          onChange={(e) => setSuppressions(Array.from(e.target.selectedOptions, (o) => o.value))}
+          value={draft.suppressions}
+          onChange={(e) => draft.setSuppressions(Array.from(e.target.selectedOptions, (o) => o.value))}
         >
           {audiences?.map((a) => (
             <option key={`${a.kind}:${a.id}`} value={`${a.kind}:${a.id}`}>
@@ -190,10 +168,10 @@ export function MailingSetupFields({
       </Form.Group>
       <Form.Group className="mb-3" controlId="crm-mailing-preview-text">
         <Form.Label>Preview text</Form.Label>
-        <Form.Control value={previewText} maxLength={300} onChange={(e) => setPreviewText(e.target.value)} />
+        <Form.Control value={draft.previewText} maxLength={300} onChange={(e) => draft.setPreviewText(e.target.value)} />
         <Form.Text muted>Shown after the subject in most inboxes.</Form.Text>
       </Form.Group>
-      <VariantsEditor variants={variants} onChange={setVariants} senders={senders ?? []} />
+      <VariantsEditor variants={draft.variants} onChange={draft.setVariants} senders={senders ?? []} />
     </>
   );
 }
