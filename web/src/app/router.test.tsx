@@ -1,12 +1,12 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetTrackedJobs } from '@/lib/job-tracker';
-import { fakeJwt, jsonResponse, testQueryClient } from '@/test/utils';
+import { sent, server } from '@/test/msw';
+import { fakeJwt, testQueryClient } from '@/test/utils';
 import { AppProvider } from './provider';
 import { routes } from './router';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const ME = {
   id: 1,
@@ -19,16 +19,13 @@ const ME = {
 const SETTINGS = { id: 1, client_id: 3, client_name: 'Acme for Congress', client_short: 'acme', mediaEnabled: false };
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input) => {
-    const url = String(input);
-    if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(ME));
-    if (url === '/api') return Promise.resolve(jsonResponse(SETTINGS));
-    if (url === '/auth-api/auth/config') return Promise.resolve(jsonResponse({ providerName: 'Example Agency' }));
-    if (url === '/api/jobs') return Promise.resolve(jsonResponse([]));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.all('/auth-api/session/me', () => HttpResponse.json(ME)),
+    http.all('/api', () => HttpResponse.json(SETTINGS)),
+    http.all('/auth-api/auth/config', () => HttpResponse.json({ providerName: 'Example Agency' })),
+    http.all('/api/jobs', () => HttpResponse.json([])),
+    http.all('*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  );
 });
 
 afterEach(() => resetTrackedJobs());
@@ -54,7 +51,7 @@ describe('routes', () => {
     signIn();
     const router = renderAt('/no/such/page');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/dashboard')).toBe(true));
+    await waitFor(() => expect(sent().some((r) => r.url === '/api/dashboard')).toBe(true));
     expect(await screen.findByText('Acme for Congress')).toBeInTheDocument();
   });
 
@@ -106,24 +103,21 @@ describe('routes', () => {
       user: { id: ME.id },
     };
     const someoneElses = { ...running, id: 10, _id: 10, label: 'Other upload', user: { id: 2 } };
-    const base = fetchMock.getMockImplementation();
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/jobs') return Promise.resolve(jsonResponse([running, someoneElses]));
-      if (url === '/api/jobs/9') return Promise.resolve(jsonResponse(running));
-      return base!(input, init);
-    });
+    server.use(
+      http.all('/api/jobs', () => HttpResponse.json([running, someoneElses])),
+      http.all('/api/jobs/9', () => HttpResponse.json(running)),
+    );
     renderAt('/dashboard');
     expect(await screen.findByText('Upload list')).toBeInTheDocument();
     expect(screen.queryByText('Other upload')).not.toBeInTheDocument();
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === '/api/jobs/9')).toBe(true));
+    await waitFor(() => expect(sent().some((r) => r.url === '/api/jobs/9')).toBe(true));
   });
 
   it('does not look for jobs to resume when pollJobs is not set', async () => {
     signIn();
     renderAt('/dashboard');
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/dashboard')).toBe(true));
-    expect(fetchMock.mock.calls.some(([url]) => url === '/api/jobs')).toBe(false);
+    await waitFor(() => expect(sent().some((r) => r.url === '/api/dashboard')).toBe(true));
+    expect(sent().some((r) => r.url === '/api/jobs')).toBe(false);
   });
 
   it('the System page is only for those allowed to change settings (issue 17, bug 5)', async () => {
@@ -134,19 +128,18 @@ describe('routes', () => {
   });
 
   it('the form viewer needs no sign-in and has no app shell', async () => {
-    fetchMock.mockImplementation((input) => {
-      const url = String(input);
-      if (url === '/api/crm-form/4/viewer') {
-        return Promise.resolve(jsonResponse({ id: 4, name: 'Join', bodyHtml: '<form><p>Join us</p></form>' }));
-      }
-      return Promise.resolve(new Response(null, { status: 204 }));
-    });
+    server.use(
+      http.all('/api/crm-form/4/viewer', () =>
+        HttpResponse.json({ id: 4, name: 'Join', bodyHtml: '<form><p>Join us</p></form>' }),
+      ),
+      http.all('*', () => new HttpResponse(null, { status: 204 })),
+    );
     const router = renderAt('/form-viewer;id=4;client=acme');
     expect(await screen.findByText('Join us')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/form-viewer;id=4;client=acme');
     expect(screen.queryByText('Acme for Congress')).not.toBeInTheDocument();
-    const viewer = fetchMock.mock.calls.find(([url]) => url === '/api/crm-form/4/viewer')!;
-    expect(new Headers(viewer[1]?.headers).get('client-short')).toBe('acme');
+    const viewer = sent().find((r) => r.url === '/api/crm-form/4/viewer')!;
+    expect(viewer.headers.get('client-short')).toBe('acme');
   });
 
   it('the forms pages are built', async () => {

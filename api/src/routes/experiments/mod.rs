@@ -1,19 +1,23 @@
 //! Email › Experiments (`/experiments`, pagePerformance like the Performance page): a mailing's variants tested
 //! on a fraction of its audience, the result with its statistics, and the winner send (README "Experiments").
 
+mod detail;
+mod input;
 mod shape;
 
 use super::{ApiTags, Deleted};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
+use detail::detail;
+use input::input;
+pub use input::{ExperimentInput, SampleSizeInput, SendWinnerInput};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi};
+use poem_openapi::OpenApi;
 use shape::*;
-use store::experiments::{self as store_x, ExperimentError, NewExperiment};
-use tenancy::TenantTx;
+use store::experiments::{self as store_x, ExperimentError};
 
 const PAGE_PERFORMANCE: &str = "pagePerformance";
 
@@ -30,160 +34,6 @@ impl From<ExperimentError> for ApiError {
             ExperimentError::Db(e) => e.into(),
         }
     }
-}
-
-/// A new experiment. Rates and fractions are shares (0.2 is 20 %); the lift is relative (0.1: 20 % → 22 %).
-#[derive(Debug, Object)]
-pub struct ExperimentInput {
-    #[oai(validator(min_length = 1, max_length = 200))]
-    pub name: String,
-    /// subject, sender, preview, body or ask
-    #[oai(validator(max_length = 20))]
-    pub kind: String,
-    #[oai(rename = "mailingId")]
-    pub mailing_id: i64,
-    #[oai(rename = "testFraction")]
-    pub test_fraction: f64,
-    /// open_rate, click_rate, response_rate or rpm
-    #[oai(validator(max_length = 20))]
-    pub metric: String,
-    #[oai(rename = "waitHours")]
-    pub wait_hours: i32,
-    #[oai(rename = "autoSend")]
-    pub auto_send: bool,
-    #[oai(rename = "baselineRate")]
-    pub baseline_rate: f64,
-    #[oai(rename = "expectedLift")]
-    pub expected_lift: f64,
-    #[oai(default = "default_alpha")]
-    pub alpha: f64,
-    #[oai(default = "default_power")]
-    pub power: f64,
-}
-
-fn default_alpha() -> f64 {
-    0.05
-}
-
-fn default_power() -> f64 {
-    0.8
-}
-
-/// The planned test of a mailing, for the sample-size check before an experiment is created.
-#[derive(Debug, Object)]
-pub struct SampleSizeInput {
-    #[oai(rename = "mailingId")]
-    pub mailing_id: i64,
-    #[oai(rename = "testFraction")]
-    pub test_fraction: f64,
-    #[oai(rename = "baselineRate")]
-    pub baseline_rate: f64,
-    #[oai(rename = "expectedLift")]
-    pub expected_lift: f64,
-    #[oai(default = "default_alpha")]
-    pub alpha: f64,
-    #[oai(default = "default_power")]
-    pub power: f64,
-}
-
-/// "Send winner": the variant to send when the test found no significant difference (else the winner's).
-#[derive(Debug, Object)]
-pub struct SendWinnerInput {
-    #[oai(validator(max_length = 1))]
-    pub variant: Option<String>,
-}
-
-#[derive(Debug, Object)]
-pub struct ExperimentMailing {
-    pub id: i64,
-    pub name: String,
-    pub variants: i64,
-}
-
-#[derive(Debug, Object)]
-pub struct ExperimentOption {
-    pub id: String,
-    pub label: String,
-}
-
-fn input(i: ExperimentInput) -> NewExperiment {
-    NewExperiment {
-        name: i.name,
-        kind: i.kind,
-        mailing_id: i.mailing_id,
-        test_fraction: i.test_fraction,
-        metric: i.metric,
-        wait_hours: i.wait_hours,
-        auto_send: i.auto_send,
-        baseline_rate: i.baseline_rate,
-        expected_lift: i.expected_lift,
-        alpha: i.alpha,
-        power: i.power,
-    }
-}
-
-/// An experiment with its figures as they stand.
-async fn detail(tx: &mut TenantTx, id: i64) -> Result<ExperimentDetail, ApiError> {
-    let x = store_x::get(tx, id).await?;
-    let cells = store_x::figures::test_figures(tx, x.id, x.mailing_id).await?;
-    let sample = if x.status == "draft" {
-        Some(
-            store_x::sample_size(
-                tx,
-                x.mailing_id,
-                x.test_fraction,
-                x.baseline_rate,
-                x.expected_lift,
-                x.alpha,
-                x.power,
-            )
-            .await?,
-        )
-    } else {
-        store_x::drawn_sample_size(&cells, &x)
-    };
-    let winner_send = if x.winner_sent_at.is_some() {
-        store_x::figures::winner_figures(tx, x.id, x.mailing_id)
-            .await?
-            .map(|f| figures(&f))
-    } else {
-        None
-    };
-    let decision = x
-        .result
-        .clone()
-        .and_then(|r| serde_json::from_value::<store_x::figures::Decision>(r).ok());
-    Ok(ExperimentDetail {
-        id: x.id,
-        kind_label: kind_label(&x.kind),
-        sample_size: sample
-            .map(|s| sample_size(&s, x.baseline_rate, x.expected_lift, x.alpha, x.power)),
-        variants: cells.iter().map(figures).collect(),
-        result: decision.map(|d| result(d, &cells)),
-        winner_send,
-        decide_at: x
-            .started_at
-            .map(|s| s + chrono::Duration::hours(i64::from(x.wait_hours))),
-        name: x.name,
-        kind: x.kind,
-        mailing_id: x.mailing_id,
-        mailing_name: x.mailing_name,
-        test_fraction: x.test_fraction,
-        metric: x.metric,
-        wait_hours: x.wait_hours,
-        auto_send: x.auto_send,
-        baseline_rate: x.baseline_rate,
-        expected_lift: x.expected_lift,
-        alpha: x.alpha,
-        power: x.power,
-        status: x.status,
-        created: x.created,
-        started_at: x.started_at,
-        decided_at: x.decided_at,
-        winner: x.winner.as_deref().map(upper),
-        winner_sent_at: x.winner_sent_at,
-        finished_at: x.finished_at,
-    })
 }
 
 #[OpenApi(tag = "ApiTags::Performance")]

@@ -140,6 +140,19 @@ pub struct ExperimentDetail {
     pub winner_send: Option<VariantFigures>,
 }
 
+#[derive(Debug, Object)]
+pub struct ExperimentMailing {
+    pub id: i64,
+    pub name: String,
+    pub variants: i64,
+}
+
+#[derive(Debug, Object)]
+pub struct ExperimentOption {
+    pub id: String,
+    pub label: String,
+}
+
 pub fn upper(letter: &str) -> String {
     letter.to_uppercase()
 }

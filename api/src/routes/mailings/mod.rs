@@ -5,8 +5,11 @@
 pub mod audience;
 mod dto;
 pub mod flights;
+mod input;
+mod query;
 mod senders;
 mod templates;
+mod test_send;
 
 pub use dto::*;
 pub use senders::{Sender, SenderInput, SenderOption, SendersApi};
@@ -17,101 +20,14 @@ use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use audience::AudienceOption;
+use input::{check_refs, preview_text, required};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::OpenApi;
-use tenancy::TenantTx;
+use query::fetch_mailing;
 
 pub struct MailingsApi;
-
-macro_rules! mailing_select {
-    () => {
-        concat!(
-            "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
-                l.name as list_name, m.body_html, m.is_draft, m.send_attempt,
-                (select count(distinct e.contact_id) from mailing_events e
-                  where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
-                (select count(*) from mailing_recipients r where r.mailing_id = m.id) as recip_count,
-                m.delivery, m.delivery_message, m.created,
-                rv.delivered, rv.revenue::numeric(20, 2)::text as revenue, rv.gifts, rv.donors,
-                (case when rv.delivered > 0 then rv.gifts::float8 / rv.delivered else 0 end) as response_rate,
-                (case when rv.delivered > 0 then round(rv.revenue * 1000 / rv.delivered, 2) else 0 end)
-                  ::numeric(20, 2)::text as rpm,
-                m.segment_id, g.name as segment_name, m.preview_text, m.variant_seed
-         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
-         left join segments g on g.id = m.segment_id
-         cross join lateral (
-             select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
-                      as delivered,
-                    coalesce(sum(",
-            store::net_sql!(),
-            "), 0) as revenue,
-                    count(*) filter (where c.amount > 0) as gifts,
-                    ",
-            store::donors_sql!(),
-            " as donors
-             from contributions c where c.mailing_id = m.id
-         ) rv "
-        )
-    };
-}
-
-fn required(value: &str, what: &str) -> Result<String, ApiError> {
-    let v = value.trim();
-    if v.is_empty() {
-        return Err(ApiError::BadRequest(format!("{what} is required")));
-    }
-    // Subjects and names end up in mail headers: no line breaks, ever.
-    if v.chars().any(|c| c.is_control()) {
-        return Err(ApiError::BadRequest(format!(
-            "{what} must be a single line"
-        )));
-    }
-    Ok(v.to_owned())
-}
-
-async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {
-    let mut mailing = sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))?;
-    (mailing.suppressions, mailing.variants) = audience::load(tx, id).await?;
-    Ok(mailing)
-}
-
-async fn check_refs(
-    tx: &mut TenantTx,
-    input: &MailingInput,
-) -> Result<audience::Audience, ApiError> {
-    let sender: bool = sqlx::query_scalar("select exists (select 1 from senders where id = $1)")
-        .bind(input.sender_id)
-        .fetch_one(&mut **tx)
-        .await?;
-    if !sender {
-        return Err(ApiError::BadRequest("Unknown sender".to_owned()));
-    }
-    audience::check(
-        tx,
-        input.list_id,
-        input.segment_id,
-        input.suppression_list_ids.as_ref(),
-        input.suppression_segment_ids.as_ref(),
-        input.variants.as_ref(),
-    )
-    .await
-}
-
-fn preview_text(input: &MailingInput) -> Result<String, ApiError> {
-    let v = input.preview_text.as_deref().unwrap_or("").trim();
-    if v.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest(
-            "Preview text must be a single line".to_owned(),
-        ));
-    }
-    Ok(v.to_owned())
-}
 
 #[OpenApi(tag = "ApiTags::Mailings")]
 impl MailingsApi {
@@ -127,49 +43,7 @@ impl MailingsApi {
         auth: ClientAuth,
         input: Json<TestSendInput>,
     ) -> Result<Json<TestSendResult>, ApiError> {
-        required(&input.0.name, "Name")?;
-        let subject = required(&input.0.subject_line, "Subject line")?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let sender: Option<(String, String, Option<String>)> =
-            sqlx::query_as("select name, from_address, reply_to from senders where id = $1")
-                .bind(input.0.sender_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        tx.commit().await?;
-        let (from_name, from_address, reply_to) =
-            sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
-        let to = auth.0.claims.user.email.clone();
-        let first_name =
-            crate::identity::first_name(&state, &auth.0.realm(), auth.0.claims.user.id).await?;
-        // Merged exactly as the real send merges them: subject and body.
-        let values = worker::mail::MergeValues {
-            first_name,
-            email: to.clone(),
-        };
-        let html = worker::mail::merge(&input.0.body_html, &values);
-        let message = worker::mail::Outgoing {
-            from_name,
-            from_address,
-            reply_to,
-            to: to.clone(),
-            subject: format!("[Test] {}", worker::mail::merge(&subject, &values)),
-            html,
-            unsubscribe_url: None,
-            message_id: None,
-        };
-        state.mailer.send(&message).await.map_err(|e| match e {
-            worker::mail::MailError::Address(m) => ApiError::BadRequest(m),
-            other => {
-                tracing::warn!(error = %other, "test send failed");
-                ApiError::Unavailable(
-                    "The mail server did not accept the message; try again shortly".to_owned(),
-                )
-            }
-        })?;
-        Ok(Json(TestSendResult {
-            message: "Draft sent".to_owned(),
-            to,
-        }))
+        test_send::send(&state, &auth, &input.0).await.map(Json)
     }
 
     /// The lists and segments a mailing can go to or leave out.
@@ -201,12 +75,7 @@ impl MailingsApi {
         auth: ClientAuth,
     ) -> Result<Json<Vec<Mailing>>, ApiError> {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, Mailing>(concat!(
-            mailing_select!(),
-            "order by m.created desc, m.id desc"
-        ))
-        .fetch_all(&mut *tx)
-        .await?;
+        let rows = query::list_mailings(&mut tx).await?;
         tx.commit().await?;
         Ok(Json(rows))
     }
@@ -371,24 +240,7 @@ impl MailingsApi {
     ) -> Result<Json<MailingStats>, ApiError> {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         fetch_mailing(&mut tx, id.0).await?;
-        let stats = sqlx::query_as::<_, MailingStats>(
-            "select
-                 (select count(*) from mailing_recipients where mailing_id = $1) as recipients,
-                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'sent') as delivered,
-                 (select count(*) from mailing_recipients
-                   where mailing_id = $1 and status in ('failed', 'queued', 'sending')) as failed,
-                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'bounced') as bounced,
-                 (select count(distinct contact_id) from mailing_events
-                   where mailing_id = $1 and kind = 'open' and not machine) as unique_opens,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'open' and machine) as machine_opens,
-                 (select count(distinct contact_id) from mailing_events
-                   where mailing_id = $1 and kind = 'click' and not machine) as unique_clicks,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'click' and not machine) as clicks,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'unsubscribe') as unsubscribes",
-        )
-        .bind(id.0)
-        .fetch_one(&mut *tx)
-        .await?;
+        let stats = query::mailing_stats(&mut tx, id.0).await?;
         tx.commit().await?;
         Ok(Json(stats))
     }

@@ -1,7 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
 import { CONFIG, fetchRoutes, type RouteReply } from '@/features/auth/testing/fetch-routes';
@@ -27,7 +28,6 @@ function mockApi(routes: Record<string, RouteReply>) {
     'POST /auth-api/auth/logout': new Response(null, { status: 204 }),
     ...routes,
   });
-  vi.stubGlobal('fetch', api.mock);
 }
 
 beforeEach(() => mockApi({}));
@@ -71,7 +71,7 @@ describe('logout', () => {
 
   it('still logs out locally when the server call fails', async () => {
     signIn();
-    mockApi({ 'POST /auth-api/auth/logout': () => Promise.reject(new TypeError('Failed to fetch')) as never });
+    mockApi({ 'POST /auth-api/auth/logout': () => HttpResponse.error() });
     const { router } = renderAt('/auth/logout');
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
     expect(localStorage.getItem('token')).toBeNull();
@@ -145,7 +145,7 @@ describe('switch client', () => {
 
 describe('auth shell title', () => {
   it('"Compass Login" plus the client name of a client sign-in link', async () => {
-    mockApi({ '/auth-api/auth/config': (_init, url) => jsonResponse(url.includes('client=e2e') ? { ...CONFIG, clientName: 'E2E Campaign' } : CONFIG) });
+    mockApi({ '/auth-api/auth/config': (url) => jsonResponse(url.includes('client=e2e') ? { ...CONFIG, clientName: 'E2E Campaign' } : CONFIG) });
     renderAt('/auth/login?client=e2e');
     expect(await screen.findByRole('heading', { name: 'Compass Login - E2E Campaign' })).toBeInTheDocument();
     expect(api.calls('/auth-api/auth/config')[0].url).toBe('/auth-api/auth/config?client=e2e');

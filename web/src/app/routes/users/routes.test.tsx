@@ -1,13 +1,14 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Me } from '@/api/gen/model';
 import { resetTrackedJobs } from '@/lib/job-tracker';
-import { fakeJwt, jsonResponse, testQueryClient } from '@/test/utils';
+import { sent, server } from '@/test/msw';
+import { fakeJwt, testQueryClient } from '@/test/utils';
 import { AppProvider } from '../../provider';
 import { routes } from '../../router';
 
-const fetchMock = vi.fn<typeof fetch>();
 const DENIED = 'You do not have permission to view this page';
 
 const ME: Me = {
@@ -25,24 +26,20 @@ const ME: Me = {
 };
 
 function answer(me: Me) {
-  fetchMock.mockImplementation((input) => {
-    const url = String(input);
-    if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me));
-    if (url === '/api') return Promise.resolve(jsonResponse({ id: 1, client_id: 3, client_name: 'Acme', client_short: 'acme' }));
-    if (url === '/auth-api/auth/config') return Promise.resolve(jsonResponse({ providerName: 'Example Agency' }));
-    if (url === '/api/roles/permission-names') return Promise.resolve(jsonResponse([{ id: 'pageContacts', label: 'pageContacts' }]));
-    if (url.startsWith('/api/audit-events')) return Promise.resolve(jsonResponse([]));
-    if (url.startsWith('/api/')) return Promise.resolve(jsonResponse([]));
-    if (url === '/auth-api/session/universal-users' || url === '/auth-api/session/clients') {
-      return Promise.resolve(jsonResponse([]));
-    }
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.all('/auth-api/session/me', () => HttpResponse.json(me)),
+    http.all('/api', () => HttpResponse.json({ id: 1, client_id: 3, client_name: 'Acme', client_short: 'acme' })),
+    http.all('/auth-api/auth/config', () => HttpResponse.json({ providerName: 'Example Agency' })),
+    http.all('/api/roles/permission-names', () => HttpResponse.json([{ id: 'pageContacts', label: 'pageContacts' }])),
+    // Every other list the pages load (audit events included) is empty.
+    http.all('/api/*', () => HttpResponse.json([])),
+    http.all('/auth-api/session/universal-users', () => HttpResponse.json([])),
+    http.all('/auth-api/session/clients', () => HttpResponse.json([])),
+    http.all('*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  );
 }
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
   localStorage.setItem('token', fakeJwt({ user: 1, scope: ['basic', 'client'], clientId: 3, clientShort: 'acme' }));
   localStorage.setItem('clientId', '3');
   localStorage.setItem('clientShort', 'acme');
@@ -59,7 +56,7 @@ function renderAt(path: string) {
   return router;
 }
 
-const called = (prefix: string) => fetchMock.mock.calls.some(([url]) => String(url).startsWith(prefix));
+const called = (prefix: string) => sent().some((r) => r.url.startsWith(prefix));
 
 describe('permission-guarded routes', () => {
   it.each([

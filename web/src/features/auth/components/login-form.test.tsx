@@ -13,7 +13,6 @@ let api: ReturnType<typeof fetchRoutes>;
 
 function mockApi(routes: Record<string, RouteReply>) {
   api = fetchRoutes({ '/auth-api/auth/config': jsonResponse(CONFIG), '/auth-api/session/me': jsonResponse(ME), ...routes });
-  vi.stubGlobal('fetch', api.mock);
 }
 
 beforeEach(() => mockApi({}));

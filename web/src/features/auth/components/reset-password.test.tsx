@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearSnacks } from '@/lib/notifications';
 import { jsonResponse, renderWithProviders } from '@/test/utils';
 import { CONFIG, fetchRoutes, type RouteReply } from '../testing/fetch-routes';
@@ -12,7 +12,6 @@ let api: ReturnType<typeof fetchRoutes>;
 
 function mockApi(routes: Record<string, RouteReply>) {
   api = fetchRoutes({ '/auth-api/auth/config': jsonResponse(CONFIG), ...routes });
-  vi.stubGlobal('fetch', api.mock);
 }
 
 beforeEach(() => mockApi({}));

@@ -1,14 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Form } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { CrmFormEditor } from './crm-form-editor';
 import { CrmFormsTable } from './crm-forms-table';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const FORM: Form = {
   id: 9,
@@ -26,10 +26,6 @@ const FORM: Form = {
   style: {},
 };
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() => act(() => clearSnacks()));
 
 function Location() {
@@ -50,15 +46,17 @@ function renderEditor(route: string) {
   );
 }
 
-const calls = () => fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+const calls = () => sent().map((r) => `${r.method} ${r.url}`);
 
 describe('CrmFormsTable', () => {
   it('shows "Untitled", the status, submissions, conversion rate and origin code', async () => {
-    fetchMock.mockResolvedValue(
-      jsonResponse([
-        FORM,
-        { ...FORM, id: 10, name: '', enabled: false, submissions: 0, submissionCount: 0, viewCount: 0, originCodeName: undefined },
-      ]),
+    server.use(
+      http.all('*', () =>
+        HttpResponse.json([
+          FORM,
+          { ...FORM, id: 10, name: '', enabled: false, submissions: 0, submissionCount: 0, viewCount: 0, originCodeName: undefined },
+        ]),
+      ),
     );
     renderWithProviders(<CrmFormsTable />);
     const link = await screen.findByRole('link', { name: 'Spring signup' });
@@ -72,11 +70,11 @@ describe('CrmFormsTable', () => {
     const row2 = untitled.closest('tr')!;
     expect(within(row2).getByText('DISABLED')).toBeInTheDocument();
     expect(within(row2).getByText('0.00')).toBeInTheDocument();
-    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/crm-form');
+    expect(sent()[0].url).toBe('/api/crm-form');
   });
 
   it('says so when there are no forms', async () => {
-    fetchMock.mockResolvedValue(jsonResponse([]));
+    server.use(http.all('*', () => HttpResponse.json([])));
     renderWithProviders(<CrmFormsTable />);
     expect(await screen.findByText('No forms yet.')).toBeInTheDocument();
   });
@@ -104,12 +102,11 @@ describe('CrmFormEditor', () => {
   });
 
   it('Create New sends the new origin code by name with the form, in one request', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/crm-form' && init?.method === 'POST') return Promise.resolve(jsonResponse(FORM, 201));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: [], universalPermissions: [] }));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.post('/api/crm-form', () => HttpResponse.json(FORM, { status: 201 })),
+      http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: [], universalPermissions: [] })),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderEditor('/crm-form-add');
     await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
     await userEvent.type(screen.getByLabelText('New origin code'), 'spring-form');
@@ -119,9 +116,10 @@ describe('CrmFormEditor', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-detail/9'));
     expect(await screen.findByText('Form saved')).toBeInTheDocument();
-    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
-    expect(posts.map(([url]) => String(url))).toEqual(['/api/crm-form']);
-    expect(JSON.parse(String(posts[0][1]!.body))).toEqual({
+    await settled();
+    const posts = sent().filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.url)).toEqual(['/api/crm-form']);
+    expect(posts[0].body).toEqual({
       name: 'Spring signup',
       enabled: true,
       originCodeName: 'spring-form',
@@ -131,12 +129,12 @@ describe('CrmFormEditor', () => {
   });
 
   it('a form save refused for its redirect URL creates no origin code first', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      if (String(input) === '/api/crm-form' && init?.method === 'POST') {
-        return Promise.resolve(jsonResponse({ message: 'Redirect URL must start with http:// or https://' }, 400));
-      }
-      return Promise.resolve(jsonResponse({ id: 4, name: 'spring-form', label: 'spring-form' }));
-    });
+    server.use(
+      http.post('/api/crm-form', () =>
+        HttpResponse.json({ message: 'Redirect URL must start with http:// or https://' }, { status: 400 }),
+      ),
+      http.all('*', () => HttpResponse.json({ id: 4, name: 'spring-form', label: 'spring-form' })),
+    );
     renderEditor('/crm-form-add');
     await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
     await userEvent.type(screen.getByLabelText('New origin code'), 'spring-form');
@@ -151,12 +149,12 @@ describe('CrmFormEditor', () => {
   });
 
   it('shows the server message when saving fails', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      if (String(input) === '/api/crm-form' && init?.method === 'POST') {
-        return Promise.resolve(jsonResponse({ message: 'Redirect URL must start with http:// or https://' }, 400));
-      }
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.post('/api/crm-form', () =>
+        HttpResponse.json({ message: 'Redirect URL must start with http:// or https://' }, { status: 400 }),
+      ),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderEditor('/crm-form-add');
     await userEvent.type(screen.getByLabelText('Form name'), 'Spring signup');
     await userEvent.type(screen.getByLabelText('Redirect URL'), 'ftp://x');
@@ -169,12 +167,11 @@ describe('CrmFormEditor', () => {
   });
 
   it('shows no signups without pageContacts, as the server refuses them (issue 11, item 8)', async () => {
-    fetchMock.mockImplementation((input) => {
-      const url = String(input);
-      if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: [], universalPermissions: [] }));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.all('/api/crm-form/9', () => HttpResponse.json(FORM)),
+      http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: [], universalPermissions: [] })),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderEditor('/crm-form-detail/9');
     expect(await screen.findByRole('heading', { name: 'Spring signup' })).toBeInTheDocument();
     await waitFor(() => expect(calls()).toContain('GET /auth-api/session/me'));
@@ -185,21 +182,18 @@ describe('CrmFormEditor', () => {
 
   it('edits a saved form: origin code locked to Use Existing, public link, signups, delete', async () => {
     localStorage.setItem('clientShort', 'demo');
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/crm-form/9' && init?.method === 'DELETE') return Promise.resolve(new Response(null, { status: 204 }));
-      if (url === '/api/crm-form/9' && init?.method === 'PATCH') return Promise.resolve(jsonResponse({ ...FORM, enabled: false }));
-      if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: ['pageContacts'], universalPermissions: [] }));
-      if (url.startsWith('/api/external-signup')) {
-        return Promise.resolve(
-          jsonResponse([
-            { id: 1, contactId: 3, email: 'vera@example.org', originCodeName: 'spring-form', referrer: 'https://ref.example/', created: FORM.created },
-          ]),
-        );
-      }
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.delete('/api/crm-form/9', () => new HttpResponse(null, { status: 204 })),
+      http.patch('/api/crm-form/9', () => HttpResponse.json({ ...FORM, enabled: false })),
+      http.all('/api/crm-form/9', () => HttpResponse.json(FORM)),
+      http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: ['pageContacts'], universalPermissions: [] })),
+      http.all('/api/external-signup*', () =>
+        HttpResponse.json([
+          { id: 1, contactId: 3, email: 'vera@example.org', originCodeName: 'spring-form', referrer: 'https://ref.example/', created: FORM.created },
+        ]),
+      ),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderEditor('/crm-form-detail/9');
     expect(await screen.findByRole('heading', { name: 'Spring signup' })).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Create New' })).toBeDisabled();
@@ -209,8 +203,8 @@ describe('CrmFormEditor', () => {
     const signups = await screen.findByRole('table', { name: 'Recent signups' });
     expect(within(signups).getByText('vera@example.org')).toBeInTheDocument();
     expect(within(signups).getByText(new Date(FORM.created).toLocaleString())).toBeInTheDocument();
-    const signupCall = fetchMock.mock.calls.find(([url]) => String(url).startsWith('/api/external-signup'))!;
-    const filter = new URL(String(signupCall[0]), 'http://x').searchParams.get('filter');
+    const signupCall = sent().find((r) => r.url.startsWith('/api/external-signup'))!;
+    const filter = new URL(signupCall.url, 'http://x').searchParams.get('filter');
     expect(JSON.parse(filter!)).toEqual({ formId: 9, limit: 20 });
 
     await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
@@ -224,8 +218,8 @@ describe('CrmFormEditor', () => {
     await userEvent.click(screen.getByRole('switch', { name: 'Enabled' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Form saved')).toBeInTheDocument();
-    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
-    expect(JSON.parse(String(patch[1]!.body))).toMatchObject({ name: 'Spring signup', enabled: false, externalOriginCodeId: 4 });
+    await settled();
+    expect(sentOnce('PATCH').body).toMatchObject({ name: 'Spring signup', enabled: false, externalOriginCodeId: 4 });
     expect(calls()).not.toContain('POST /api/external-origin-code/get-or-create-crm');
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));

@@ -1,14 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import type { Form } from '@/api/gen/model';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { CrmFormEditor } from './crm-form-editor';
 import { FormViewer } from './form-viewer';
 import { applyButtonText, readableOn } from './styled-form';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const FORM: Form = {
   id: 9,
@@ -25,11 +25,6 @@ const FORM: Form = {
   updated: '2026-03-04T10:20:30Z',
   style: { primaryColor: '#1a7f37', backgroundColor: null, logoUrl: 'https://cdn.example.org/logo.png', buttonText: 'Count me in' },
 };
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 
 const previewDoc = () => screen.getByTitle<HTMLIFrameElement>('Style preview').contentDocument!;
 
@@ -49,13 +44,11 @@ describe('the form style', () => {
   });
 
   it('the editor previews the real rendering, follows the style fields and refuses a bad colour', async () => {
-    fetchMock.mockImplementation((input, init) => {
-      const url = String(input);
-      if (url === '/api/crm-form/9' && init?.method === 'PATCH') return Promise.resolve(jsonResponse(FORM));
-      if (url === '/api/crm-form/9') return Promise.resolve(jsonResponse(FORM));
-      if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse({ permissions: [], universalPermissions: [] }));
-      return Promise.resolve(jsonResponse([]));
-    });
+    server.use(
+      http.all('/api/crm-form/9', () => HttpResponse.json(FORM)),
+      http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: [], universalPermissions: [] })),
+      http.all('*', () => HttpResponse.json([])),
+    );
     renderWithProviders(
       <Routes>
         <Route path="/crm-form-detail/:id" element={<CrmFormEditor id={9} />} />
@@ -89,9 +82,9 @@ describe('the form style', () => {
     await userEvent.type(primary, '#7B2CBF');
     await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(true));
-    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
-    expect(JSON.parse(String(patch[1]!.body)).style).toEqual({
+    await waitFor(() => expect(sent().some((r) => r.method === 'PATCH')).toBe(true));
+    await settled();
+    expect((sentOnce('PATCH').body as Form).style).toEqual({
       primaryColor: '#7B2CBF',
       backgroundColor: null,
       logoUrl: 'https://cdn.example.org/logo.png',
@@ -100,10 +93,10 @@ describe('the form style', () => {
   });
 
   it('the public viewer shows the logo, the name as its heading inside main, and the button text', async () => {
-    fetchMock.mockImplementation((input) => {
-      if (String(input) === '/api/crm-form/9/viewer') return Promise.resolve(jsonResponse({ ...FORM, redirect_url: null }));
-      return Promise.resolve(new Response(null, { status: 204 }));
-    });
+    server.use(
+      http.all('/api/crm-form/9/viewer', () => HttpResponse.json({ ...FORM, redirect_url: null })),
+      http.all('*', () => new HttpResponse(null, { status: 204 })),
+    );
     renderWithProviders(<FormViewer id={9} client="demo" onRedirect={vi.fn()} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Spring signup' })).toBeInTheDocument();
     const main = screen.getByRole('main');

@@ -1,14 +1,14 @@
 import { act, fireEvent, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs, trackJob } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { JobBanners } from './job-banners';
 import { JobFinishedDialog } from './job-finished-dialog';
 import { JobPollers } from './job-pollers';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const job = (overrides: Partial<Job> = {}): Job => ({
   id: 5,
@@ -28,12 +28,14 @@ const job = (overrides: Partial<Job> = {}): Job => ({
 /** Answers each poll with the next item (a Job, or an error status). */
 function answerPolls(answers: (Job | number)[]) {
   let i = 0;
-  fetchMock.mockImplementation(() => {
-    const answer = answers[Math.min(i++, answers.length - 1)];
-    return Promise.resolve(
-      typeof answer === 'number' ? jsonResponse({ message: 'Job not found' }, answer) : jsonResponse(answer),
-    );
-  });
+  server.use(
+    http.all('*', () => {
+      const answer = answers[Math.min(i++, answers.length - 1)];
+      return typeof answer === 'number'
+        ? HttpResponse.json({ message: 'Job not found' }, { status: answer })
+        : HttpResponse.json(answer);
+    }),
+  );
 }
 
 // Captured before the timers are faked.
@@ -64,8 +66,6 @@ function renderJobs() {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
 });
 
 afterEach(() => {
@@ -93,18 +93,18 @@ describe('job polling', () => {
     act(() => trackJob(job()));
     await elapse(0);
 
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/jobs/5');
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0].url).toBe('/api/jobs/5');
     expect(screen.getByText('Recount lists')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
     expect(localStorage.getItem('pollJobs')).not.toBeNull();
 
     await elapse(1000);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(sent()).toHaveLength(2);
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '80');
 
     await elapse(1000);
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(sent()).toHaveLength(3);
     const dialog = screen.getByRole('dialog', { name: 'Recount lists finished' });
     expect(dialog).toHaveTextContent('Recounted 3 lists');
     expect(screen.getByRole('link', { name: 'View Result' })).toHaveAttribute('href', '/crm-lists');
@@ -112,7 +112,7 @@ describe('job polling', () => {
 
     // Completed: polling has stopped.
     await elapse(5000);
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(sent()).toHaveLength(3);
 
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     await elapse(500);
@@ -128,13 +128,13 @@ describe('job polling', () => {
     expect(screen.getByText('Recount lists')).toBeInTheDocument();
 
     await elapse(1000);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(sent()).toHaveLength(2);
     expect(getTrackedJobs()).toEqual([]);
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     await elapse(5000);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(sent()).toHaveLength(2);
   });
 
   it('a failed job shows its error with Report Issue, and its banner can be dismissed', async () => {

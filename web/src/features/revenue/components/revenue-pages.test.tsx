@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import type {
   Breakdowns,
   ContactGivingDetail,
@@ -13,7 +14,8 @@ import type {
   SourceCodeTable,
 } from '@/api/gen/model';
 import { formatMoney } from '@/lib/money';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ContactGiving } from './contact-giving';
 import { ContributionsPage } from './contributions-page';
 import { OriginCodeValuePanel } from './origin-code-value';
@@ -24,12 +26,8 @@ vi.mock('@/components/charts/echart', () => ({
   EChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
 }));
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
+/** The addresses (path and query) the page asked for, oldest first. */
+const urls = () => sent().map((r) => r.url);
 
 const SUMMARY: ContributionSummary = {
   from: '2026-03-01',
@@ -70,8 +68,6 @@ const gift = (id: number, amount: string, refcode: string | null): Gift => ({
 });
 const page = (items: Gift[], total: number): GiftPage => ({ items, total, page: 1, pageSize: 25 });
 
-const urlOf = (call: unknown[]) => String(call[0]);
-
 function Where() {
   const location = useLocation();
   return <div data-testid="where">{location.pathname + location.search}</div>;
@@ -79,14 +75,18 @@ function Where() {
 
 describe('ContributionsPage', () => {
   it('shows the totals, breakdowns and gifts of the range, and asks the server for another order', async () => {
-    fetchMock.mockImplementation(async (input) => {
-      const url = String(input);
-      if (url.startsWith('/api/contributions/summary')) return jsonResponse(SUMMARY);
-      if (url.startsWith('/api/contributions/series')) return jsonResponse(SERIES);
-      if (url.startsWith('/api/contributions/breakdowns')) return jsonResponse(BREAKDOWNS);
-      if (url.includes('sort=amount')) return jsonResponse(page([gift(2, '25.00', null), gift(1, '10.00', 'em_x')], 2));
-      return jsonResponse(page([gift(1, '10.00', 'em_x'), gift(2, '25.00', null)], 2));
-    });
+    server.use(
+      http.all('/api/contributions/summary*', () => HttpResponse.json(SUMMARY)),
+      http.all('/api/contributions/series*', () => HttpResponse.json(SERIES)),
+      http.all('/api/contributions/breakdowns*', () => HttpResponse.json(BREAKDOWNS)),
+      http.all('*', ({ request }) =>
+        HttpResponse.json(
+          request.url.includes('sort=amount')
+            ? page([gift(2, '25.00', null), gift(1, '10.00', 'em_x')], 2)
+            : page([gift(1, '10.00', 'em_x'), gift(2, '25.00', null)], 2),
+        ),
+      ),
+    );
     renderWithProviders(<ContributionsPage />, { route: '/revenue/contributions?from=2026-03-01&to=2026-03-31' });
     expect(await screen.findByTestId('tile-Gross')).toHaveTextContent(formatMoney('197.50'));
     expect(screen.getByTestId('tile-Net')).toHaveTextContent(formatMoney('77.50'));
@@ -101,7 +101,7 @@ describe('ContributionsPage', () => {
     expect(rows[1]).toHaveTextContent('em_x');
     expect(rows[1]).toHaveTextContent(formatMoney('10.00'));
     expect(screen.getByText('Page 1 of 1 · 2 rows')).toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(urlOf)).toContain(
+    expect(urls()).toContain(
       '/api/contributions?from=2026-03-01&to=2026-03-31&sort=paidAt&order=desc&page=1&pageSize=25',
     );
 
@@ -109,24 +109,23 @@ describe('ContributionsPage', () => {
     await waitFor(() =>
       expect(within(screen.getByRole('table', { name: 'Contributions' })).getAllByRole('row')[1]).toHaveTextContent('d2@'),
     );
-    expect(fetchMock.mock.calls.map(urlOf)).toContain(
+    expect(urls()).toContain(
       '/api/contributions?from=2026-03-01&to=2026-03-31&sort=amount&order=desc&page=1&pageSize=25',
     );
   });
 
   it('filters the gifts by the source code in the address', async () => {
-    fetchMock.mockImplementation(async (input) => {
-      const url = String(input);
-      if (url.startsWith('/api/contributions/summary')) return jsonResponse(SUMMARY);
-      if (url.startsWith('/api/contributions/series')) return jsonResponse(SERIES);
-      if (url.startsWith('/api/contributions/breakdowns')) return jsonResponse(BREAKDOWNS);
-      return jsonResponse(page([], 0));
-    });
+    server.use(
+      http.all('/api/contributions/summary*', () => HttpResponse.json(SUMMARY)),
+      http.all('/api/contributions/series*', () => HttpResponse.json(SERIES)),
+      http.all('/api/contributions/breakdowns*', () => HttpResponse.json(BREAKDOWNS)),
+      http.all('*', () => HttpResponse.json(page([], 0))),
+    );
     renderWithProviders(<ContributionsPage />, {
       route: '/revenue/contributions?from=2026-03-01&to=2026-03-31&sourceCodeId=7',
     });
     expect(await screen.findByText('No contributions match.')).toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(urlOf)).toContain(
+    expect(urls()).toContain(
       '/api/contributions?from=2026-03-01&to=2026-03-31&sourceCodeId=7&sort=paidAt&order=desc&page=1&pageSize=25',
     );
   });
@@ -159,7 +158,7 @@ describe('SourceCodesPage', () => {
         { id: 8, code: 'fbad', parsed: false, gifts: 0, donors: 0, gross: '0.00', net: '0.00', averageGift: '0.00' },
       ],
     };
-    fetchMock.mockResolvedValue(jsonResponse(table));
+    server.use(http.all('*', () => HttpResponse.json(table)));
     renderWithProviders(
       <Routes>
         <Route path="/revenue" element={<SourceCodesPage />} />
@@ -172,7 +171,7 @@ describe('SourceCodesPage', () => {
     expect(row).toHaveTextContent(formatMoney('17.50'));
     expect(row).toHaveTextContent('Mailing: Spring appeal');
     expect(screen.getByText('fbad').closest('tr')).toHaveTextContent('unparsed');
-    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/contribution-source-codes?from=2026-03-01&to=2026-03-31');
+    expect(urls()[0]).toBe('/api/contribution-source-codes?from=2026-03-01&to=2026-03-31');
     await userEvent.click(row);
     expect(await screen.findByTestId('where')).toHaveTextContent(
       '/revenue/contributions?from=2026-03-01&to=2026-03-31&sourceCodeId=7',
@@ -201,8 +200,9 @@ describe('OriginCodeValuePanel', () => {
         },
       ],
     };
-    fetchMock.mockImplementation(async (input) =>
-      String(input).startsWith('/api/external-origin-code/value') ? jsonResponse(value) : jsonResponse([]),
+    server.use(
+      http.all('/api/external-origin-code/value*', () => HttpResponse.json(value)),
+      http.all('*', () => HttpResponse.json([])),
     );
     renderWithProviders(<OriginCodeValuePanel />, { route: '/segments/origin-codes?from=2026-02-01&to=2026-03-31' });
     const row = (await screen.findByText('web')).closest('tr')!;
@@ -227,13 +227,13 @@ describe('ContactGiving', () => {
       },
       gifts: [gift(11, '1000.00', null)],
     };
-    fetchMock.mockResolvedValue(jsonResponse(detail));
+    server.use(http.all('*', () => HttpResponse.json(detail)));
     renderWithProviders(<ContactGiving contactId={5} />);
     expect(await screen.findByText('repeat donor')).toBeInTheDocument();
     const summary = screen.getByLabelText('Giving summary');
     expect(within(summary).getByText('Total').nextElementSibling).toHaveTextContent(formatMoney('1040.00'));
     expect(within(summary).getByText('HPC').nextElementSibling).toHaveTextContent(formatMoney('1000.00'));
     expect(within(screen.getByRole('table', { name: 'Gift history' })).getAllByRole('row')).toHaveLength(2);
-    expect(String(fetchMock.mock.calls[0][0])).toBe('/api/contacts/5/giving');
+    expect(urls()[0]).toBe('/api/contacts/5/giving');
   });
 });

@@ -1,12 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEvent, ManagedUser, Me, Role } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ManageUsersPage } from './manage-users-page';
 
-const fetchMock = vi.fn<typeof fetch>();
 const CREATED = '2026-05-01T10:00:00Z';
 
 const ME: Me = {
@@ -50,32 +51,29 @@ const EVENTS: AuditEvent[] = [
 
 function serve(me: Me = ME) {
   let users = USERS.map((u) => ({ ...u }));
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me));
-    if (url === '/api/roles') return Promise.resolve(jsonResponse(ROLES));
-    if (url.startsWith('/api/audit-events')) return Promise.resolve(jsonResponse(EVENTS));
-    const match = /^\/api\/users\/(client|universal)\/(\d+)$/.exec(url);
-    if (match && init?.method === 'PATCH') {
-      const body = JSON.parse(String(init.body)) as Partial<ManagedUser>;
-      users = users.map((u) => (u.kind === match[1] && u.id === Number(match[2]) ? { ...u, ...body } : u));
-      return Promise.resolve(jsonResponse(users));
-    }
-    if (url === '/api/users') return Promise.resolve(jsonResponse(users));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+  server.use(
+    http.all('/auth-api/session/me', () => HttpResponse.json(me)),
+    http.all('/api/roles', () => HttpResponse.json(ROLES)),
+    http.all('/api/audit-events', () => HttpResponse.json(EVENTS)),
+    http.patch<{ kind: string; id: string }>('/api/users/:kind/:id', async ({ request, params }) => {
+      if (params.kind !== 'client' && params.kind !== 'universal') return undefined;
+      const body = (await request.json()) as Partial<ManagedUser>;
+      users = users.map((u) => (u.kind === params.kind && u.id === Number(params.id) ? { ...u, ...body } : u));
+      return HttpResponse.json(users);
+    }),
+    http.all('/api/users', () => HttpResponse.json(users)),
+    http.all('*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  );
 }
 
 const rowOf = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
-const patches = () =>
-  fetchMock.mock.calls
-    .filter(([, init]) => init?.method === 'PATCH')
-    .map(([url, init]) => ({ url: String(url), body: JSON.parse(String(init!.body)) as unknown }));
+const patches = async () => {
+  await settled();
+  return sent()
+    .filter((r) => r.method === 'PATCH')
+    .map(({ url, body }) => ({ url, body }));
+};
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() => act(() => clearSnacks()));
 
 describe('ManageUsersPage', () => {
@@ -104,12 +102,12 @@ describe('ManageUsersPage', () => {
 
     await userEvent.click(within(rowOf('bo@example.org')).getByRole('switch', { name: 'Enabled: bo@example.org' }));
     expect(await screen.findByText('User disabled')).toBeInTheDocument();
-    expect(patches()).toEqual([{ url: '/api/users/client/2', body: { enabled: false } }]);
+    expect(await patches()).toEqual([{ url: '/api/users/client/2', body: { enabled: false } }]);
     await waitFor(() => expect(rowOf('bo@example.org')).toHaveTextContent('Disabled'));
 
     await userEvent.click(within(rowOf('off@example.org')).getByRole('switch'));
     expect(await screen.findByText('User enabled')).toBeInTheDocument();
-    expect(patches()[1]).toEqual({ url: '/api/users/client/4', body: { enabled: true } });
+    expect((await patches())[1]).toEqual({ url: '/api/users/client/4', body: { enabled: true } });
   });
 
   it('assigns roles with the roles multi-select: "Roles saved"', async () => {
@@ -123,7 +121,7 @@ describe('ManageUsersPage', () => {
     await userEvent.click(await within(dialog).findByRole('option', { name: 'Contacts only' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Roles saved')).toBeInTheDocument();
-    expect(patches()).toEqual([{ url: '/api/users/universal/9', body: { roleIds: [6] } }]);
+    expect(await patches()).toEqual([{ url: '/api/users/universal/9', body: { roleIds: [6] } }]);
     await waitFor(() => expect(rowOf('uma@agency.test')).toHaveTextContent('Contacts only'));
   });
 
@@ -143,6 +141,6 @@ describe('ManageUsersPage', () => {
     expect(row).toHaveTextContent('me@example.org');
     expect(row).toHaveTextContent('kind: client; userId: 2; roleIds: 5, 6');
     expect(row).toHaveTextContent('203.0.113.9');
-    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/audit-events?limit=50')).toBe(true);
+    expect(sent().some((r) => r.url === '/api/audit-events?limit=50')).toBe(true);
   });
 });

@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Me } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { ProfilePage } from './profile-page';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const ME: Me = {
   id: 7,
@@ -25,27 +25,20 @@ const ME: Me = {
 // A QR code that would run a script if it were put into the page as markup.
 const QR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><script>window.pwned = true</script><rect width="4" height="4"/></svg>';
 
-type Handler = (url: string, init: RequestInit | undefined) => Response | undefined;
-
-function serve(me: Me, handler: Handler = () => undefined) {
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    const answer = handler(url, init);
-    if (answer) return Promise.resolve(answer);
-    if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(me));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+/** The server: the test's own answers first, then the signed-in user; anything else is not found. */
+function serve(me: Me, ...handlers: HttpHandler[]) {
+  server.use(
+    ...handlers,
+    http.all('/auth-api/session/me', () => HttpResponse.json(me)),
+    http.all('*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  );
 }
 
-const bodyOf = (url: string) => {
-  const call = fetchMock.mock.calls.find(([u, init]) => String(u) === url && init?.method !== undefined && init.method !== 'GET');
-  return call ? (JSON.parse(String(call[1]!.body)) as unknown) : undefined;
+/** The body of the first write (not a GET) to `url`. */
+const bodyOf = async (url: string) => {
+  await settled();
+  return sent().find((r) => r.url === url && r.method !== 'GET')?.body;
 };
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() => act(() => clearSnacks()));
 
 const details = () => screen.getByRole('form', { name: 'Profile' });
@@ -53,10 +46,11 @@ const passwordForm = () => screen.getByRole('form', { name: 'Change password' })
 
 describe('ProfilePage: details', () => {
   it('validates the phone, offers phone only with a valid one and saves: "Profile saved"', async () => {
-    serve(ME, (url, init) =>
-      url === '/auth-api/session/profile' && init?.method === 'PATCH'
-        ? jsonResponse({ ...ME, ...(JSON.parse(String(init.body)) as Partial<Me>) })
-        : undefined,
+    serve(
+      ME,
+      http.patch('/auth-api/session/profile', async ({ request }) =>
+        HttpResponse.json({ ...ME, ...((await request.json()) as Partial<Me>) }),
+      ),
     );
     renderWithProviders(<ProfilePage />);
     expect(await screen.findByDisplayValue('Ada')).toBeInTheDocument();
@@ -85,7 +79,7 @@ describe('ProfilePage: details', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Profile saved')).toBeInTheDocument();
-    expect(bodyOf('/auth-api/session/profile')).toEqual({
+    expect(await bodyOf('/auth-api/session/profile')).toEqual({
       firstName: 'Ada',
       lastName: 'King',
       phone: '5551234567',
@@ -116,10 +110,11 @@ describe('ProfilePage: details', () => {
   });
 
   it("shows the server's refusal in the form", async () => {
-    serve(ME, (url) =>
-      url === '/auth-api/session/profile'
-        ? jsonResponse({ message: 'Phone number should include only digits' }, 400)
-        : undefined,
+    serve(
+      ME,
+      http.all('/auth-api/session/profile', () =>
+        HttpResponse.json({ message: 'Phone number should include only digits' }, { status: 400 }),
+      ),
     );
     renderWithProviders(<ProfilePage />);
     await userEvent.click(await within(await screen.findByRole('form', { name: 'Profile' })).findByRole('button', { name: 'Save' }));
@@ -130,7 +125,7 @@ describe('ProfilePage: details', () => {
 
 describe('ProfilePage: password', () => {
   it('checks the rule and the confirmation, then changes the password: "Password changed"', async () => {
-    serve(ME, (url) => (url === '/auth-api/session/password' ? new Response(null, { status: 204 }) : undefined));
+    serve(ME, http.all('/auth-api/session/password', () => new HttpResponse(null, { status: 204 })));
     renderWithProviders(<ProfilePage />);
     const form = await screen.findByRole('form', { name: 'Change password' });
     const submit = within(form).getByRole('button', { name: 'Change password' });
@@ -152,13 +147,16 @@ describe('ProfilePage: password', () => {
     expect(within(form).queryByText('Password does not match')).not.toBeInTheDocument();
     await userEvent.click(submit);
     expect(await screen.findByText('Password changed')).toBeInTheDocument();
-    expect(bodyOf('/auth-api/session/password')).toEqual({ currentPassword: 'Old-passw0rd', newPassword: 'New-passw0rd' });
+    expect(await bodyOf('/auth-api/session/password')).toEqual({ currentPassword: 'Old-passw0rd', newPassword: 'New-passw0rd' });
     expect(within(passwordForm()).getByLabelText('Current password')).toHaveValue('');
   });
 
   it('shows "Current password is incorrect" from the server', async () => {
-    serve(ME, (url) =>
-      url === '/auth-api/session/password' ? jsonResponse({ message: 'Current password is incorrect' }, 400) : undefined,
+    serve(
+      ME,
+      http.all('/auth-api/session/password', () =>
+        HttpResponse.json({ message: 'Current password is incorrect' }, { status: 400 }),
+      ),
     );
     renderWithProviders(<ProfilePage />);
     const form = await screen.findByRole('form', { name: 'Change password' });
@@ -174,19 +172,21 @@ describe('ProfilePage: password', () => {
 describe('ProfilePage: authenticator app', () => {
   it('shows the QR code as an image (never as markup) and the secret, and confirms a code', async () => {
     let confirmed = false;
-    serve(ME, (url, init) => {
-      if (url === '/auth-api/session/authenticator') {
-        return jsonResponse({ secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Compass:ada', qrSvg: QR_SVG });
-      }
-      if (url === '/auth-api/session/authenticator/confirm') {
-        const { code } = JSON.parse(String(init!.body)) as { code: string };
-        if (code !== '123456') return jsonResponse({ message: 'Invalid passcode' }, 400);
+    serve(
+      ME,
+      http.all('/auth-api/session/authenticator', () =>
+        HttpResponse.json({ secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Compass:ada', qrSvg: QR_SVG }),
+      ),
+      http.all('/auth-api/session/authenticator/confirm', async ({ request }) => {
+        const { code } = (await request.json()) as { code: string };
+        if (code !== '123456') return HttpResponse.json({ message: 'Invalid passcode' }, { status: 400 });
         confirmed = true;
-        return jsonResponse({ ...ME, authenticatorEnrolled: true, twoFactorMethod: 'app' });
-      }
-      if (url === '/auth-api/session/me' && confirmed) return jsonResponse({ ...ME, authenticatorEnrolled: true, twoFactorMethod: 'app' });
-      return undefined;
-    });
+        return HttpResponse.json({ ...ME, authenticatorEnrolled: true, twoFactorMethod: 'app' });
+      }),
+      http.all('/auth-api/session/me', () =>
+        confirmed ? HttpResponse.json({ ...ME, authenticatorEnrolled: true, twoFactorMethod: 'app' }) : undefined,
+      ),
+    );
     const { container } = renderWithProviders(<ProfilePage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Set up authenticator app' }));
 
@@ -210,7 +210,7 @@ describe('ProfilePage: authenticator app', () => {
     await userEvent.type(within(form).getByLabelText('Code'), '123456');
     await userEvent.click(confirm);
     expect(await screen.findByText('Authenticator app enabled')).toBeInTheDocument();
-    expect(bodyOf('/auth-api/session/authenticator/confirm')).toEqual({ code: '654321' });
+    expect(await bodyOf('/auth-api/session/authenticator/confirm')).toEqual({ code: '654321' });
     await waitFor(() => expect(within(details()).getByRole('radio', { name: 'Authenticator app' })).toBeChecked());
     expect(within(details()).getByRole('radio', { name: 'Authenticator app' })).toBeEnabled();
     expect(screen.queryByRole('img', { name: 'QR code for your authenticator app' })).not.toBeInTheDocument();

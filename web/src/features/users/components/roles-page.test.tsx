@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Role } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { RolesPage } from './roles-page';
-
-const fetchMock = vi.fn<typeof fetch>();
 
 const PERMISSION_NAMES = ['pageContributions', 'pageSegments', 'pageContacts', 'pageMedia', 'view user', 'edit role'].map(
   (id) => ({ id, label: id }),
@@ -15,43 +15,39 @@ const EDITORS: Role = { id: 1, name: 'Editors', permissions: ['pageSegments', 'v
 
 function serve(initial: Role[]) {
   let roles = [...initial];
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    if (url === '/api/roles/permission-names') return Promise.resolve(jsonResponse(PERMISSION_NAMES));
-    if (url === '/api/roles' && method === 'POST') {
-      const body = JSON.parse(String(init!.body)) as { name: string; permissions: string[] };
+  server.use(
+    http.all('/api/roles/permission-names', () => HttpResponse.json(PERMISSION_NAMES)),
+    http.post('/api/roles', async ({ request }) => {
+      const body = (await request.json()) as { name: string; permissions: string[] };
       if (roles.some((r) => r.name === body.name)) {
-        return Promise.resolve(jsonResponse({ message: 'A role with this name already exists' }, 409));
+        return HttpResponse.json({ message: 'A role with this name already exists' }, { status: 409 });
       }
       const role: Role = { id: roles.length + 10, userCount: 0, created: EDITORS.created, ...body };
       roles = [...roles, role];
-      return Promise.resolve(jsonResponse(role));
-    }
-    const match = /^\/api\/roles\/(\d+)$/.exec(url);
-    if (match && method === 'PATCH') {
-      const body = JSON.parse(String(init!.body)) as { name: string; permissions: string[] };
-      roles = roles.map((r) => (r.id === Number(match[1]) ? { ...r, ...body } : r));
-      return Promise.resolve(jsonResponse(roles.find((r) => r.id === Number(match[1]))));
-    }
-    if (match && method === 'DELETE') {
-      roles = roles.filter((r) => r.id !== Number(match[1]));
-      return Promise.resolve(new Response(null, { status: 204 }));
-    }
-    if (url === '/api/roles') return Promise.resolve(jsonResponse(roles));
-    return Promise.resolve(jsonResponse([]));
-  });
+      return HttpResponse.json(role);
+    }),
+    http.patch<{ id: string }>('/api/roles/:id', async ({ request, params }) => {
+      if (!/^\d+$/.test(params.id)) return undefined;
+      const body = (await request.json()) as { name: string; permissions: string[] };
+      roles = roles.map((r) => (r.id === Number(params.id) ? { ...r, ...body } : r));
+      return HttpResponse.json(roles.find((r) => r.id === Number(params.id)));
+    }),
+    http.delete<{ id: string }>('/api/roles/:id', ({ params }) => {
+      if (!/^\d+$/.test(params.id)) return undefined;
+      roles = roles.filter((r) => r.id !== Number(params.id));
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.all('/api/roles', () => HttpResponse.json(roles)),
+    http.all('*', () => HttpResponse.json([])),
+  );
 }
 
-const sent = (method: string) => {
-  const call = fetchMock.mock.calls.find(([, init]) => init?.method === method)!;
-  return { url: String(call[0]), body: call[1]!.body ? (JSON.parse(String(call[1]!.body)) as unknown) : undefined };
+/** The first request sent with this method: its address and body. */
+const first = async (method: string) => {
+  await settled();
+  const { url, body } = sentOnce(method);
+  return { url, body };
 };
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() => act(() => clearSnacks()));
 
 describe('RolesPage', () => {
@@ -79,7 +75,7 @@ describe('RolesPage', () => {
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'pageMedia' }));
     await userEvent.click(save);
     expect(await screen.findByText('Role created')).toBeInTheDocument();
-    expect(sent('POST')).toEqual({ url: '/api/roles', body: { name: 'Contacts only', permissions: ['pageContacts'] } });
+    expect(await first('POST')).toEqual({ url: '/api/roles', body: { name: 'Contacts only', permissions: ['pageContacts'] } });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const row = (await screen.findByText('Contacts only')).closest('tr')!;
     expect(row).toHaveTextContent('pageContacts');
@@ -110,7 +106,7 @@ describe('RolesPage', () => {
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'pageSegments' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Role saved')).toBeInTheDocument();
-    expect(sent('PATCH')).toEqual({ url: '/api/roles/1', body: { name: 'Editors', permissions: ['view user', 'edit role'] } });
+    expect(await first('PATCH')).toEqual({ url: '/api/roles/1', body: { name: 'Editors', permissions: ['view user', 'edit role'] } });
   });
 
   it('deletes a role only after "Yes, delete"', async () => {
@@ -120,12 +116,12 @@ describe('RolesPage', () => {
     expect(await screen.findByText('Confirm delete')).toBeInTheDocument();
     expect(screen.getByText('Delete this item?')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'No, keep' }));
-    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    expect(sent().some((r) => r.method === 'DELETE')).toBe(false);
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Editors' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete' }));
     expect(await screen.findByText('Role deleted')).toBeInTheDocument();
-    expect(sent('DELETE').url).toBe('/api/roles/1');
+    expect((await first('DELETE')).url).toBe('/api/roles/1');
     expect(await screen.findByText('No roles yet.')).toBeInTheDocument();
   });
 });

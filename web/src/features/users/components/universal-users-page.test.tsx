@@ -1,12 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Me, UniversalUser } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
-import { jsonResponse, renderWithProviders } from '@/test/utils';
+import { sent, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
 import { UniversalUsersPage } from './universal-users-page';
 
-const fetchMock = vi.fn<typeof fetch>();
 const CREATED = '2026-05-01T10:00:00Z';
 
 const ME: Me = {
@@ -34,39 +35,36 @@ const USERS: UniversalUser[] = [
 
 function serve() {
   let users = USERS.map((u) => ({ ...u }));
-  fetchMock.mockImplementation((input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    if (url === '/auth-api/session/me') return Promise.resolve(jsonResponse(ME));
-    if (url === '/auth-api/session/universal-users/clients') return Promise.resolve(jsonResponse(CLIENTS));
-    if (url === '/auth-api/session/universal-users' && method === 'POST') {
-      const body = JSON.parse(String(init!.body)) as Omit<UniversalUser, 'id' | 'enabled' | 'twoFactorMethod' | 'created'>;
-      if (users.some((u) => u.email === body.email)) return Promise.resolve(jsonResponse({ message: 'Email already exists' }, 409));
+  server.use(
+    http.all('/auth-api/session/me', () => HttpResponse.json(ME)),
+    http.all('/auth-api/session/universal-users/clients', () => HttpResponse.json(CLIENTS)),
+    http.post('/auth-api/session/universal-users', async ({ request }) => {
+      const body = (await request.json()) as Omit<UniversalUser, 'id' | 'enabled' | 'twoFactorMethod' | 'created'>;
+      if (users.some((u) => u.email === body.email)) return HttpResponse.json({ message: 'Email already exists' }, { status: 409 });
       const user: UniversalUser = { ...base, ...body, id: 10 };
       users = [...users, user];
-      return Promise.resolve(jsonResponse(user));
-    }
-    const match = /^\/auth-api\/session\/universal-users\/(\d+)$/.exec(url);
-    if (match && method === 'PATCH') {
-      const body = JSON.parse(String(init!.body)) as Partial<UniversalUser>;
-      users = users.map((u) => (u.id === Number(match[1]) ? { ...u, ...body } : u));
-      return Promise.resolve(jsonResponse(users.find((u) => u.id === Number(match[1]))));
-    }
-    if (url === '/auth-api/session/universal-users') return Promise.resolve(jsonResponse(users));
-    return Promise.resolve(jsonResponse({ message: 'Not found' }, 404));
-  });
+      return HttpResponse.json(user);
+    }),
+    http.patch<{ id: string }>('/auth-api/session/universal-users/:id', async ({ request, params }) => {
+      if (!/^\d+$/.test(params.id)) return undefined;
+      const body = (await request.json()) as Partial<UniversalUser>;
+      users = users.map((u) => (u.id === Number(params.id) ? { ...u, ...body } : u));
+      return HttpResponse.json(users.find((u) => u.id === Number(params.id)));
+    }),
+    http.all('/auth-api/session/universal-users', () => HttpResponse.json(users)),
+    http.all('*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  );
 }
 
 const rowOf = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
-const sent = (method: string) =>
-  fetchMock.mock.calls
-    .filter(([, init]) => init?.method === method)
-    .map(([url, init]) => ({ url: String(url), body: JSON.parse(String(init!.body)) as unknown }));
+/** The writes sent with this method, oldest first. */
+const writes = async (method: string) => {
+  await settled();
+  return sent()
+    .filter((r) => r.method === method)
+    .map(({ url, body }) => ({ url, body }));
+};
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockReset();
-});
 afterEach(() => act(() => clearSnacks()));
 
 describe('UniversalUsersPage', () => {
@@ -96,7 +94,7 @@ describe('UniversalUsersPage', () => {
     await userEvent.click(within(dialog).getByRole('checkbox', { name: /view user/ }));
     await userEvent.click(create);
     expect(await screen.findByText('Invitation sent to ben@agency.test')).toBeInTheDocument();
-    expect(sent('POST')).toEqual([
+    expect(await writes('POST')).toEqual([
       {
         url: '/auth-api/session/universal-users',
         body: {
@@ -143,7 +141,7 @@ describe('UniversalUsersPage', () => {
     expect(within(dialog).queryByRole('combobox', { name: 'Clients' })).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('User saved')).toBeInTheDocument();
-    expect(sent('PATCH')).toEqual([
+    expect(await writes('PATCH')).toEqual([
       {
         url: '/auth-api/session/universal-users/2',
         body: { firstName: 'Uma', lastName: 'Uni', enabled: true, allClients: true, clientIds: [4], universalPermissions: [] },

@@ -1,5 +1,11 @@
 use super::*;
 
+mod generated;
+mod read_back;
+
+use generated::generate;
+use read_back::{digest, imported};
+
 /// A source code as stored: code, parsed, channel, campaign, variant, date.
 type CodeRow = (
     String,
@@ -9,152 +15,6 @@ type CodeRow = (
     Option<String>,
     Option<chrono::NaiveDate>,
 );
-
-const CODES: [&str; 6] = [
-    "em_20260105_winter_push_a",
-    "em_20260212_valentine_b",
-    "fb_20251120_gotv_a",
-    "homepage",
-    "sms_20260301_match_c",
-    "",
-];
-
-/// About 600 line items on 420 receipts from 150 donors between November 2025 and March 2026; every tenth
-/// receipt splits between candidates (two or three line items), a fifth are recurring, some fall on month ends
-/// late in the evening (the next month in UTC), and comments carry commas, quotes, newlines and formulas.
-fn generate() -> Vec<Line> {
-    let mut rng = Lcg(20261123);
-    let mut lines = Vec::new();
-    let mut line_no = 900_000;
-    for receipt in 0..420 {
-        let donor = rng.below(150);
-        let month = [
-            (2025, 11, 30),
-            (2025, 12, 31),
-            (2026, 1, 31),
-            (2026, 2, 28),
-            (2026, 3, 31),
-        ][rng.below(5) as usize];
-        let month_end = rng.below(4) == 0;
-        let day = if month_end {
-            month.2
-        } else {
-            1 + rng.below(month.2)
-        };
-        let hour = if month_end { 23 } else { rng.below(24) };
-        let date = format!(
-            "{}-{:02}-{:02} {:02}:{:02}:{:02}",
-            month.0,
-            month.1,
-            day,
-            hour,
-            rng.below(60),
-            rng.below(60)
-        );
-        let items = if receipt % 10 == 0 {
-            2 + rng.below(2)
-        } else {
-            1
-        };
-        let recurring = rng.below(5) == 0;
-        let refcode = CODES[rng.below(CODES.len() as u64) as usize].to_owned();
-        for _ in 0..items {
-            line_no += 1 + rng.below(3);
-            let cents = match rng.below(20) {
-                0 => 100_000 + rng.below(200_000) as i64,
-                1 => 1 + rng.below(99) as i64,
-                _ => 500 + rng.below(25_000) as i64,
-            };
-            let comment = match rng.below(8) {
-                0 => "Keep going, you've got this!".to_owned(),
-                1 => "Line one\nline \"two\", and three".to_owned(),
-                2 => "=cmd|' /C calc'!A0".to_owned(),
-                _ => String::new(),
-            };
-            lines.push(Line {
-                receipt: format!("AB{}", 5_000_000 + receipt),
-                line: line_no.to_string(),
-                date: date.clone(),
-                cents,
-                fee_cents: (cents * 395 + 5000) / 10000,
-                email: if donor.is_multiple_of(7) {
-                    format!("Donor{donor}@Example.org")
-                } else {
-                    format!("donor{donor}@example.org")
-                },
-                first: if donor == 3 {
-                    "José, Jr.".to_owned()
-                } else {
-                    format!("Donor{donor}")
-                },
-                refcode: refcode.clone(),
-                recurring: if recurring {
-                    "12".into()
-                } else {
-                    String::new()
-                },
-                recurrence: if recurring {
-                    (1 + rng.below(12)).to_string()
-                } else {
-                    String::new()
-                },
-                refund: None,
-                comment,
-            });
-        }
-    }
-    lines
-}
-
-/// The same figures by SQL over the imported rows (months in the client's zone).
-async fn imported(app: &TestApp, client: &tenancy::Client) -> Figures {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    let (lines, gross, refunds, fees): (i64, i64, i64, i64) = sqlx::query_as(
-        "select count(*), (sum(amount) * 100)::bigint,
-                coalesce((sum(amount) filter (where refunded_at is not null) * 100)::bigint, 0),
-                (sum(fee) * 100)::bigint
-         from contributions",
-    )
-    .fetch_one(&mut *tx)
-    .await
-    .unwrap();
-    let by_code: Vec<(String, i64)> = sqlx::query_as(
-        "select coalesce(refcode, ''), (sum(amount) * 100)::bigint from contributions group by 1",
-    )
-    .fetch_all(&mut *tx)
-    .await
-    .unwrap();
-    let by_month: Vec<(String, i64, i64)> = sqlx::query_as(
-        "select to_char(paid_at at time zone 'America/New_York', 'YYYY-MM'), (sum(amount) * 100)::bigint,
-                (coalesce(sum(amount) filter (where refunded_at is null), 0) * 100)::bigint
-         from contributions group by 1",
-    )
-    .fetch_all(&mut *tx)
-    .await
-    .unwrap();
-    Figures {
-        lines,
-        gross,
-        refunds,
-        net: gross - refunds,
-        fees,
-        by_code: by_code.into_iter().collect(),
-        by_month: by_month.into_iter().map(|(m, g, n)| (m, (g, n))).collect(),
-    }
-}
-
-/// Every column of every row, to show that a re-import changed nothing.
-async fn digest(app: &TestApp, client: &tenancy::Client) -> String {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    sqlx::query_scalar(
-        "select md5(coalesce(string_agg(c::text, '|' order by c.id), ''))
-                || (select count(*) from contacts)::text || (select count(*) from source_codes)::text
-         from contributions c",
-    )
-    .fetch_one(&mut *tx)
-    .await
-    .unwrap()
-}
 
 #[tokio::test]
 async fn an_actblue_export_ties_out_to_the_cent_and_reimporting_changes_nothing() {
