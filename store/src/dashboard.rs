@@ -78,7 +78,8 @@ pub async fn active_sustainers(conn: &mut PgConnection) -> Result<i64, sqlx::Err
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ListSize {
-    /// Contacts whose subscription is `subscribed`.
+    /// Contacts whose subscription is `subscribed`: read from the e-mail list rollup (`email_list_days`) as
+    /// contacts created minus contacts who left, which today is exactly that count.
     pub subscribed: i64,
     /// Subscribed contacts created in the last 30 days.
     pub joined: i64,
@@ -88,7 +89,7 @@ pub struct ListSize {
 
 pub async fn list_size(conn: &mut PgConnection) -> Result<ListSize, sqlx::Error> {
     sqlx::query_as::<_, ListSize>(
-        "select (select count(*) from contacts where subscription = 'subscribed') as subscribed,
+        "select (select coalesce(sum(d.joined - d.left_count), 0)::bigint from email_list_days d) as subscribed,
                 (select count(*) from contacts
                  where subscription = 'subscribed' and created >= now() - interval '30 days') as joined,
                 (select count(distinct e.contact_id) from mailing_events e join contacts k on k.id = e.contact_id
@@ -130,7 +131,7 @@ pub struct RecentMailing {
     pub rpm: String,
 }
 
-/// The five mailings whose send started last, with delivered, revenue (net) and RPM.
+/// The five mailings whose send started last, with delivered (from `mailing_rollups`), revenue (net) and RPM.
 pub async fn last_mailings(conn: &mut PgConnection) -> Result<Vec<RecentMailing>, sqlx::Error> {
     sqlx::query_as::<_, RecentMailing>(sqlx::AssertSqlSafe(format!(
         "select m.id, m.name, m.send_attempt as sent, r.delivered,
@@ -139,8 +140,8 @@ pub async fn last_mailings(conn: &mut PgConnection) -> Result<Vec<RecentMailing>
                     ::numeric(20, 2)::text as rpm
          from (select * from mailings where send_attempt is not null
                order by send_attempt desc, id desc limit 5) m
-         cross join lateral (select count(*) as delivered from mailing_recipients x
-                             where x.mailing_id = m.id and x.status = 'sent') r
+         cross join lateral (select coalesce(sum(x.delivered), 0)::bigint as delivered from mailing_rollups x
+                             where x.mailing_id = m.id) r
          cross join lateral (select coalesce(sum({NET}), 0) as revenue from contributions c
                              where c.mailing_id = m.id) v
          order by m.send_attempt desc, m.id desc"
@@ -208,9 +209,9 @@ pub async fn alerts(conn: &mut PgConnection) -> Result<Vec<Alert>, sqlx::Error> 
                     format('%s: %s of %s recipients bounced', m.name, r.bounced, r.recipients) as message,
                     '/crm-mailings/' || m.id as link
              from mailings m
-             cross join lateral (select count(*) as recipients,
-                                        count(*) filter (where x.status = 'bounced') as bounced
-                                 from mailing_recipients x where x.mailing_id = m.id) r
+             cross join lateral (select coalesce(sum(x.recipients), 0) as recipients,
+                                        coalesce(sum(x.bounces), 0) as bounced
+                                 from mailing_rollups x where x.mailing_id = m.id) r
              where m.send_attempt >= now() - interval '7 days'
                and r.recipients >= 20 and r.bounced * 20 >= r.recipients
              union all
