@@ -137,13 +137,13 @@ impl TestApp {
 
     pub async fn wait_for_job(&self, session: &Session, id: i64) -> Value {
         // A generous deadline: the test binary runs many apps and workers at once on a small machine.
-        for _ in 0..300 {
+        for _ in 0..600 {
             let job = self.get_json(&format!("/api/jobs/{id}/"), session).await;
             if job["completed"] == json!(true) {
                 return job;
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        panic!("job {id} did not finish within 60 s");
+        panic!("job {id} did not finish within 120 s");
     }
 }
