@@ -17,6 +17,13 @@ export function useFocusableScrollRegions(root: RefObject<HTMLElement | null>): 
         const label = box.querySelector('table')?.getAttribute('aria-label');
         if (label) box.setAttribute('aria-label', label);
       });
+      // react-big-calendar's month view scrolls a day's events in a box of its own when they do not fit; it sits
+      // inside a grid row, so it only takes focus (a region there would break the row's structure).
+      element
+        .querySelectorAll<HTMLElement>('.rbc-row-content-scroll-container:not([tabindex])')
+        .forEach((box) => {
+          box.tabIndex = 0;
+        });
     };
     mark();
     const observer = new MutationObserver(mark);
