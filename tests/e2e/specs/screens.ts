@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import type { Fixtures } from './fixtures';
 import { signIn } from './helpers';
@@ -65,18 +64,3 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   await expect(page.locator('.spinner-border')).toHaveCount(0);
 }
-
-/** Serious and critical axe violations on what the page shows now, one line per rule and element. */
-export async function seriousAxeViolations(page: Page, where: string): Promise<string[]> {
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('.spinner-border')).toHaveCount(0);
-  // Iframes hold the e-mail and form previews: the sender's own HTML, not the app's.
-  const { violations } = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) ${n.target.join(' ')} — ${n.failureSummary ?? ''}`));
-}
-
-/** How far the document scrolls sideways (0 or less: it does not). */
-export const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,4 +1,4 @@
-import { useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Nav from 'react-bootstrap/Nav';
 import NavDropdown from 'react-bootstrap/NavDropdown';
@@ -6,7 +6,6 @@ import Navbar from 'react-bootstrap/Navbar';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SUPPORT_URL } from '@/lib/config';
-import { useFocusableScrollRegions } from '@/lib/focusable-scroll-regions';
 import { setTheme, useTheme } from '@/lib/theme';
 import {
   MAIN_NAV,
@@ -138,8 +137,6 @@ export function MainLayout({
   banners,
   children,
 }: MainLayoutProps) {
-  const mainRef = useRef<HTMLElement>(null);
-  useFocusableScrollRegions(mainRef);
   const narrow = useNarrowWindow();
   const { pathname } = useLocation();
   // The user's toggle holds while the window stays on its side of the breakpoint (crossing it closes or reopens the
@@ -278,9 +275,7 @@ export function MainLayout({
             </aside>
           )
         )}
-        <main ref={mainRef} className="flex-grow-1 p-3 app-main">
-          {children}
-        </main>
+        <main className="flex-grow-1 p-3 app-main">{children}</main>
       </div>
       <footer className="border-top px-3 py-2 small text-body-secondary">{providerName}</footer>
     </div>
