@@ -54,7 +54,7 @@ pub async fn figures(conn: &mut PgConnection, id: i64) -> Result<Figures, Segmen
          from segment_members sm
          join contributions g on g.contact_id = sm.contact_id
          where sm.segment_id = $1 and g.amount > 0 and g.refunded_at is null
-           and g.paid_at >= client_day_start((client_today() - interval '12 months')::date)",
+           and g.paid_at >= (select client_day_start((client_today() - interval '12 months')::date))",
     )
     .bind(id)
     .fetch_one(&mut *conn)

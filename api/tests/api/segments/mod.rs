@@ -193,4 +193,5 @@ fn cond(field: &str, op: &str, value: Value) -> Value {
 }
 
 mod compute;
+mod rollups;
 mod rules;

@@ -16,6 +16,10 @@ async fn every_rule_kind_selects_the_members_written_out() {
             .await
             .unwrap();
     store::segments::compute(&mut tx, active).await.unwrap();
+    // Whole client days around the gifts of 5–21 days ago, whatever the zone.
+    let today = chrono::Utc::now().date_naive();
+    let from_15 = (today - chrono::Days::new(15)).to_string();
+    let tomorrow = (today + chrono::Days::new(1)).to_string();
     let cases: Vec<(Value, Vec<&str>)> = vec![
         (cond("gave", "withinDays", json!(30)), vec!["a", "e"]),
         (
@@ -86,6 +90,35 @@ async fn every_rule_kind_selects_the_members_written_out() {
                         { "field": "originCode", "op": "in", "value": [web] },
                         { "field": "gave", "op": "withinDays", "value": 30 }]}]}),
             vec!["a", "d"],
+        ),
+        // Tests on the same per-contact row, merged into one subquery in the group's own AND / OR.
+        (
+            json!({ "op": "and", "conditions": [
+                { "field": "gave", "op": "withinDays", "value": 30 },
+                { "field": "totalGiven", "op": "gte", "value": "100" }]}),
+            vec!["a"],
+        ),
+        (
+            json!({ "op": "or", "conditions": [
+                { "field": "totalGiven", "op": "gte", "value": "100" },
+                { "field": "mrc", "op": "lte", "value": "15" },
+                { "field": "opened", "op": "withinDays", "value": 30 },
+                { "field": "clicked", "op": "withinDays", "value": 30 }]}),
+            vec!["a", "c", "d", "e"],
+        ),
+        (
+            json!({ "op": "and", "conditions": [
+                { "field": "recencyBand", "op": "in", "value": ["active"] },
+                { "field": "opened", "op": "withinDays", "value": 30 }]}),
+            vec![],
+        ),
+        (
+            cond(
+                "gave",
+                "between",
+                json!({ "from": from_15, "to": tomorrow }),
+            ),
+            vec!["a"],
         ),
     ];
     for (rule, expected) in cases {

@@ -6,6 +6,38 @@ use super::*;
 pub(super) const COUNTED: &str =
     "g.contact_id is not null and g.amount > 0 and g.refunded_at is null";
 
+/// Every contact with a contributions row (an address may come from a refunded gift), by their row of
+/// `contact_giving` (per-contact giving kept by triggers; see its migration). Callers add "<test>)".
+pub(super) const GIVING_ANY: &str = "c.id in (select cg.contact_id from contact_giving cg where";
+
+/// What a condition reads. Tests on the same per-contact row are merged by their group into ONE subquery
+/// (`c.id in (select … where t1 and t2)`): exact, as the row is one per contact, and one scan instead of one
+/// per condition.
+pub(super) enum Reads {
+    /// A test on a donor's row of `contact_giving` (alias `cg`), for donors only (counted gifts > 0).
+    Giving(SimpleExpr),
+    /// A test on the contact's row of `email_contact_state` (alias `s`).
+    Engagement(SimpleExpr),
+    /// A whole condition on the contact `c`.
+    Contact(SimpleExpr),
+}
+
+/// The donors whose giving row passes `test`.
+pub(super) fn giving(test: SimpleExpr) -> SimpleExpr {
+    x(
+        "c.id in (select cg.contact_id from contact_giving cg where cg.gifts > 0 and $1)",
+        vec![test],
+    )
+}
+
+/// The contacts whose engagement row passes `test`.
+pub(super) fn engagement(test: SimpleExpr) -> SimpleExpr {
+    x(
+        "c.id in (select s.contact_id from email_contact_state s where $1)",
+        vec![test],
+    )
+}
+
 pub(super) fn int(n: i64) -> SimpleExpr {
     SimpleExpr::Value(Value::BigInt(Some(n)))
 }
@@ -58,7 +90,7 @@ pub(super) fn window(column: &'static str, w: Window) -> SimpleExpr {
         ),
         Window::Between(from, to) => x(
             format!(
-                "{column} >= client_day_start($1::date) and {column} < client_day_start($2::date + 1)"
+                "{column} >= (select client_day_start($1::date)) and {column} < (select client_day_start($2::date + 1))"
             ),
             vec![text(&from.to_string()), text(&to.to_string())],
         ),
@@ -77,38 +109,74 @@ pub(super) fn cmp_sql(c: Cmp) -> &'static str {
     }
 }
 
-/// Contacts whose aggregate `agg` over their counted gifts (in the window) compares with `bound`, where a
-/// contact with no such gift has the aggregate 0 (sums and counts).
+/// An aggregate of a contact's counted gifts: over all time it is a column of `contact_giving`, within a
+/// window it is computed from the gifts.
+#[derive(Clone, Copy)]
+pub(super) enum Aggregate {
+    Total,
+    Count,
+}
+
+/// Contacts whose aggregate over their counted gifts (in the window) compares with `bound`, where a contact
+/// with no such gift has the aggregate 0 (sums and counts). "Not" sets are anti-joins (`not exists`): a
+/// `not in` over a subquery larger than work_mem is re-scanned for every contact.
 pub(super) fn aggregate_test(
-    agg: &'static str,
+    agg: Aggregate,
     cmp: Cmp,
     bound: SimpleExpr,
     zero: bool,
     w: Option<Window>,
-) -> SimpleExpr {
+) -> Reads {
+    let Some(w) = w else {
+        let column = match agg {
+            Aggregate::Total => "cg.total",
+            Aggregate::Count => "cg.gifts",
+        };
+        return match (cmp, zero) {
+            (Cmp::Gte, true) => Reads::Contact(Expr::cust("true")),
+            (Cmp::Eq, true) => Reads::Contact(never_gave()),
+            (Cmp::Gte | Cmp::Eq, false) => {
+                Reads::Giving(x(format!("{column} {} $1", cmp_sql(cmp)), vec![bound]))
+            }
+            (Cmp::Lte, _) => Reads::Contact(x(
+                format!(
+                    "not exists (select 1 from contact_giving cg where cg.contact_id = c.id and cg.gifts > 0
+                     and {column} > $1)"
+                ),
+                vec![bound],
+            )),
+        };
+    };
+    let agg = match agg {
+        Aggregate::Total => "sum(g.amount)",
+        Aggregate::Count => "count(*)",
+    };
     let gifts = "select g.contact_id from contributions g where ";
-    match (cmp, zero) {
+    Reads::Contact(match (cmp, zero) {
         // Everyone has at least 0.
         (Cmp::Gte, true) => Expr::cust("true"),
         // = 0: no counted gift in the window.
         (Cmp::Eq, true) => x(
-            format!("c.id not in ({gifts}{COUNTED} and $1)"),
-            vec![opt_window("g.paid_at", w)],
+            format!(
+                "not exists (select 1 from contributions g where g.contact_id = c.id and {COUNTED} and $1)"
+            ),
+            vec![window("g.paid_at", w)],
         ),
         (Cmp::Gte | Cmp::Eq, false) => x(
             format!(
                 "c.id in ({gifts}{COUNTED} and $1 group by g.contact_id having {agg} {} $2)",
                 cmp_sql(cmp)
             ),
-            vec![opt_window("g.paid_at", w), bound],
+            vec![window("g.paid_at", w), bound],
         ),
         (Cmp::Lte, _) => x(
             format!(
-                "c.id not in ({gifts}{COUNTED} and $1 group by g.contact_id having {agg} > $2)"
+                "not exists (select 1 from ({gifts}{COUNTED} and $1 group by g.contact_id having {agg} > $2) t
+                 where t.contact_id = c.id)"
             ),
-            vec![opt_window("g.paid_at", w), bound],
+            vec![window("g.paid_at", w), bound],
         ),
-    }
+    })
 }
 
 pub(super) fn amount(a: &str) -> SimpleExpr {
@@ -129,173 +197,151 @@ pub(super) fn amount_test(value_sql: &'static str, test: &AmountTest) -> SimpleE
     }
 }
 
-/// The instant `months` months before the start of the client's today.
+/// The instant `months` months before the start of the client's today. Client days come from SQL functions that
+/// read app_settings: each is wrapped in a scalar subquery so it runs once per statement, not once per row.
 pub(super) fn months_ago(months: i64) -> SimpleExpr {
     x(
-        "client_day_start((client_today() - make_interval(months => $1::integer))::date)",
+        "(select client_day_start((client_today() - make_interval(months => $1::integer))::date))",
         vec![int(months)],
     )
 }
 
-pub(super) fn band(b: Band) -> SimpleExpr {
-    let last = "c.id in (select g.contact_id from contributions g where ";
+/// A recency band of a donor: a test on the giving row (`never` is not one: it holds for non-donors).
+pub(super) fn band(b: Band) -> Option<SimpleExpr> {
     match b {
-        Band::Active => x(
-            format!("{last}{COUNTED} and g.paid_at >= $1)"),
-            vec![months_ago(12)],
-        ),
-        Band::Lapsed => x(
-            format!(
-                "{last}{COUNTED} group by g.contact_id having max(g.paid_at) >= $1 and max(g.paid_at) < $2)"
-            ),
+        Band::Active => Some(x("cg.last_gift_at >= $1", vec![months_ago(12)])),
+        Band::Lapsed => Some(x(
+            "cg.last_gift_at >= $1 and cg.last_gift_at < $2",
             vec![months_ago(24), months_ago(12)],
-        ),
-        Band::LongLapsed => x(
-            format!("{last}{COUNTED} group by g.contact_id having max(g.paid_at) < $1)"),
-            vec![months_ago(24)],
-        ),
-        Band::Never => never_gave(),
+        )),
+        Band::LongLapsed => Some(x("cg.last_gift_at < $1", vec![months_ago(24)])),
+        Band::Never => None,
     }
 }
 
 pub(super) fn never_gave() -> SimpleExpr {
-    Expr::cust(format!(
-        "not exists (select 1 from contributions g where g.contact_id = c.id and {COUNTED})"
-    ))
-}
-
-/// Each contact's latest gift row with a value in `column` (state or zip), refunded or not: where they live.
-pub(super) fn latest_address(column: &'static str) -> String {
-    format!(
-        "select distinct on (g.contact_id) g.contact_id, g.{column} as v from contributions g
-         where g.contact_id is not null and g.{column} is not null and g.{column} <> ''
-         order by g.contact_id, g.paid_at desc, g.id desc"
+    Expr::cust(
+        "not exists (select 1 from contact_giving cg where cg.contact_id = c.id and cg.gifts > 0)",
     )
 }
 
-pub(super) fn condition(c: &Cond) -> SimpleExpr {
+/// What one condition reads, and its test.
+pub(super) fn reads(c: &Cond) -> Reads {
     let gifts = "c.id in (select g.contact_id from contributions g where ";
+    let contact = Reads::Contact;
     match c {
-        Cond::Gave(w) => x(
+        // The latest counted gift is in the last n days exactly when some counted gift is.
+        Cond::Gave(Window::Days(n)) => Reads::Giving(x(
+            "cg.last_gift_at >= now() - make_interval(days => $1::integer)",
+            vec![int(*n)],
+        )),
+        Cond::Gave(w) => contact(x(
             format!("{gifts}{COUNTED} and $1)"),
             vec![window("g.paid_at", *w)],
-        ),
-        Cond::NeverGave => never_gave(),
-        Cond::FirstGift(w) => x(
-            format!("{gifts}{COUNTED} group by g.contact_id having $1)"),
-            vec![window("min(g.paid_at)", *w)],
-        ),
+        )),
+        Cond::NeverGave => contact(never_gave()),
+        Cond::FirstGift(w) => Reads::Giving(window("cg.first_gift_at", *w)),
         Cond::TotalGiven(cmp, a, w) => {
-            aggregate_test("sum(g.amount)", *cmp, amount(a), is_zero(a), *w)
+            aggregate_test(Aggregate::Total, *cmp, amount(a), is_zero(a), *w)
         }
-        Cond::GiftCount(cmp, n, w) => aggregate_test("count(*)", *cmp, int(*n), *n == 0, *w),
-        Cond::Hpc(test) => x(
-            format!("{gifts}{COUNTED} group by g.contact_id having $1)"),
-            vec![amount_test("max(g.amount)", test)],
-        ),
-        Cond::Mrc(test) => x(
-            format!(
-                "c.id in (select m.contact_id from (select distinct on (g.contact_id) g.contact_id, g.amount
-                 from contributions g where {COUNTED} order by g.contact_id, g.paid_at desc, g.id desc) m where $1)"
-            ),
-            vec![amount_test("m.amount", test)],
-        ),
+        Cond::GiftCount(cmp, n, w) => aggregate_test(Aggregate::Count, *cmp, int(*n), *n == 0, *w),
+        Cond::Hpc(test) => Reads::Giving(amount_test("cg.hpc", test)),
+        Cond::Mrc(test) => Reads::Giving(amount_test("cg.mrc", test)),
         Cond::ActiveSustainer(yes) => {
-            let set = format!(
-                "(select g.contact_id from contributions g where {COUNTED}
-                  and g.recurring_months is not null and g.paid_at >= now() - interval '35 days')"
-            );
-            Expr::cust(if *yes {
-                format!("c.id in {set}")
+            let sustainer = "cg.last_recurring_at >= now() - interval '35 days'";
+            if *yes {
+                Reads::Giving(Expr::cust(sustainer))
             } else {
-                format!("c.id not in {set}")
-            })
+                contact(Expr::cust(format!(
+                    "not exists (select 1 from contact_giving cg where cg.contact_id = c.id and cg.gifts > 0
+                     and {sustainer})"
+                )))
+            }
         }
-        Cond::SourceCode(ids, w) => x(
+        Cond::SourceCode(ids, w) => contact(x(
             format!("{gifts}{COUNTED} and $1 and $2)"),
             vec![
                 opt_window("g.paid_at", *w),
                 id_list("g.source_code_id in ", "", ids),
             ],
-        ),
+        )),
         Cond::SourceText(kind, words, w) => {
             let column = match kind {
                 SourceText::Channel => "lower(s.channel) in ",
                 SourceText::Campaign => "lower(s.campaign) in ",
             };
             let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-            x(
+            contact(x(
                 format!(
                     "c.id in (select g.contact_id from contributions g join source_codes s on s.id = g.source_code_id
                      where {COUNTED} and $1 and $2)"
                 ),
                 vec![opt_window("g.paid_at", *w), word_list(column, "", &lowered)],
-            )
+            ))
         }
         Cond::RecencyBand(bands) => {
-            let mut any = Condition::any();
-            for b in bands {
-                any = any.add(band(*b));
+            let mut tests = Condition::any();
+            for b in bands.iter().filter_map(|b| band(*b)) {
+                tests = tests.add(b);
             }
-            x("($1)", vec![condition_expr(any)])
+            let tests = x("($1)", vec![condition_expr(tests)]);
+            if bands.contains(&Band::Never) {
+                contact(Condition::any().add(giving(tests)).add(never_gave()).into())
+            } else {
+                Reads::Giving(tests)
+            }
         }
-        Cond::DonorStatus(DonorStatus::Lybunt) => {
-            Expr::cust("c.id in (select l.contact_id from lybunt_contacts(client_today()) l)")
-        }
-        Cond::DonorStatus(DonorStatus::Sybunt) => {
-            Expr::cust("c.id in (select s.contact_id from sybunt_contacts(client_today()) s)")
-        }
+        Cond::DonorStatus(DonorStatus::Lybunt) => contact(Expr::cust(
+            "c.id in (select l.contact_id from lybunt_contacts((select client_today())) l)",
+        )),
+        Cond::DonorStatus(DonorStatus::Sybunt) => contact(Expr::cust(
+            "c.id in (select s.contact_id from sybunt_contacts((select client_today())) s)",
+        )),
         Cond::Rfm(dim, cmp, n) => {
             let column = match dim {
                 RfmDim::Recency => "r.recency",
                 RfmDim::Frequency => "r.frequency",
                 RfmDim::Monetary => "r.monetary",
             };
-            x(
+            contact(x(
                 format!(
                     "c.id in (select r.contact_id from rfm_scores r where {column} {} $1)",
                     cmp_sql(*cmp)
                 ),
                 vec![int(*n)],
-            )
+            ))
         }
-        Cond::RfmCell(cells) => x(
+        Cond::RfmCell(cells) => contact(x(
             "c.id in (select r.contact_id from rfm_scores r where $1)",
             vec![word_list(
                 "(r.recency::text || r.frequency::text || r.monetary::text) in ",
                 "",
                 cells,
             )],
-        ),
+        )),
         Cond::Opened(n) | Cond::Clicked(n) => {
             let kind = if matches!(c, Cond::Opened(_)) {
                 "open"
             } else {
                 "click"
             };
-            x(
-                format!(
-                    "c.id in (select e.contact_id from mailing_events e where e.kind = '{kind}' and not e.machine
-                     and e.created >= now() - make_interval(days => $1::integer))"
-                ),
+            Reads::Engagement(x(
+                format!("s.last_{kind}_at >= now() - make_interval(days => $1::integer)"),
                 vec![int(*n)],
-            )
+            ))
         }
         Cond::MailingsReceived(cmp, k, n) => {
             let sent = "select r.contact_id from mailing_recipients r
                         where r.status = 'sent' and r.sent_at >= now() - make_interval(days => $1::integer)
                         group by r.contact_id having count(*)";
-            match cmp {
+            contact(match cmp {
                 Cmp::Gte if *k == 0 => Expr::cust("true"),
                 Cmp::Lte => x(
-                    format!("c.id not in ({sent} > $2)"),
+                    format!("not exists (select 1 from ({sent} > $2) t where t.contact_id = c.id)"),
                     vec![int(*n), int(*k)],
                 ),
-                _ => x(
-                    format!("c.id in ({sent} >= $2)"),
-                    vec![int(*n), int(*k)],
-                ),
-            }
+                _ => x(format!("c.id in ({sent} >= $2)"), vec![int(*n), int(*k)]),
+            })
         }
         Cond::Member(kind, ids, negate) => {
             let (before, after) = match (kind, negate) {
@@ -318,20 +364,17 @@ pub(super) fn condition(c: &Cond) -> SimpleExpr {
                     ")",
                 ),
             };
-            id_list(before, after, ids)
+            contact(id_list(before, after, ids))
         }
-        Cond::State(states) => x(
-            format!("c.id in (select a.contact_id from ({}) a where $1)", latest_address("state")),
-            vec![word_list("upper(a.v) in ", "", states)],
-        ),
-        Cond::ZipPrefix(prefix) => x(
-            format!(
-                "c.id in (select a.contact_id from ({}) a where left(a.v, length($1)) = $2)",
-                latest_address("zip")
-            ),
+        Cond::State(states) => contact(x(
+            format!("{GIVING_ANY} $1)"),
+            vec![word_list("upper(cg.state) in ", "", states)],
+        )),
+        Cond::ZipPrefix(prefix) => contact(x(
+            format!("{GIVING_ANY} left(cg.zip, length($1)) = $2)"),
             vec![text(prefix), text(prefix)],
-        ),
-        Cond::Created(w) => window("c.created", *w),
-        Cond::Subscription(states) => word_list("c.subscription in ", "", states),
+        )),
+        Cond::Created(w) => contact(window("c.created", *w)),
+        Cond::Subscription(states) => contact(word_list("c.subscription in ", "", states)),
     }
 }

@@ -14,11 +14,15 @@ use sea_query::{
 use sqlx::postgres::PgArguments;
 use sqlx::Arguments;
 
-fn group_condition(g: &Group) -> Condition {
-    let mut out = match g.join {
+fn group_of(join: Join) -> Condition {
+    match join {
         Join::And => Condition::all(),
         Join::Or => Condition::any(),
-    };
+    }
+}
+
+fn group_condition(g: &Group) -> Condition {
+    let mut out = group_of(g.join);
     if g.conditions.is_empty() && g.groups.is_empty() {
         // An empty AND holds everyone, an empty OR no one.
         return out.add(Expr::cust(match g.join {
@@ -26,8 +30,31 @@ fn group_condition(g: &Group) -> Condition {
             Join::Or => "false",
         }));
     }
+    // Tests on the same per-contact row join the group as one subquery, in the group's own AND / OR.
+    let mut giving_tests = group_of(g.join);
+    let mut engagement_tests = group_of(g.join);
+    let (mut any_giving, mut any_engagement) = (false, false);
     for c in &g.conditions {
-        out = out.add(condition(c));
+        match reads(c) {
+            Reads::Giving(t) => {
+                giving_tests = giving_tests.add(t);
+                any_giving = true;
+            }
+            Reads::Engagement(t) => {
+                engagement_tests = engagement_tests.add(t);
+                any_engagement = true;
+            }
+            Reads::Contact(e) => out = out.add(e),
+        }
+    }
+    if any_giving {
+        out = out.add(giving(x("($1)", vec![condition_expr(giving_tests)])));
+    }
+    if any_engagement {
+        out = out.add(engagement(x(
+            "($1)",
+            vec![condition_expr(engagement_tests)],
+        )));
     }
     for sub in &g.groups {
         out = out.add(group_condition(sub));
