@@ -8,7 +8,9 @@
 #   tests/bench/segments.sh [SCALE]      e.g. tests/bench/segments.sh 0.1
 #
 # BENCH_DB (default compass_bench_segments) is dropped and recreated; PROFILE=debug uses the debug build (when a
-# release build does not fit the time; its figures are then slower than release). Not run by the test command.
+# release build does not fit the time; its figures are then slower than release). BENCH_REUSE=1 keeps the database
+# of the previous run (migrating it to the current build) and only measures again: its two bench segments and the
+# RFM scores are deleted first, so RFM is again a first computation. Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -18,7 +20,8 @@ DB=${BENCH_DB:-compass_bench_segments}
 WORK="$DATA/bench-segments"; mkdir -p "$WORK"
 ensure_postgres
 ensure_redis
-fresh_database "$DB"
+REUSE=${BENCH_REUSE:-0}
+[ "$REUSE" = 1 ] || fresh_database "$DB"
 export DATABASE_URL=$(pg_url "$DB") REDIS_URL=$(redis_url) JOB_QUEUE="compass-bench-seg-$$"
 export JWT_SECRET="bench-secret-bench-secret-bench-secret" TRACKING_SECRET="bench-tracking-secret-bench-tracking-secret" RUST_LOG=warn WEB_DIST="$WORK/none"
 # The scheduler's nightly pass would compute every segment at start: keep it away from the measurements.
@@ -33,6 +36,11 @@ say "building the $PROFILE api and worker"
 if [ "$PROFILE" = release ]; then cargo build -q --release --bin api --bin worker; else cargo build -q --bin api --bin worker; fi
 API="$ROOT/target/$PROFILE/api"; WORKER="$ROOT/target/$PROFILE/worker"
 "$API" migrate >/dev/null
+if [ "$REUSE" = 1 ]; then
+  say "reusing $DB"
+  "${PSQL[@]}" -c "set search_path = client_bench; delete from segments where name in ('Three conditions', 'RFM recent');
+                   delete from rfm_scores"
+else
 "$API" clients create --short bench --name "Bench" >/dev/null
 COMPASS_USER_PASSWORD="Bench-passw0rd" "$API" users create --email bench@compass.test --admin >/dev/null
 
@@ -60,6 +68,7 @@ select 1 + g % 100, 1 + (g * 69621) % $CONTACTS, case when g % 4 = 0 then 'click
 from generate_series(1::bigint, $EVENTS) g;
 analyze;
 SQL
+fi
 
 "$WORKER" >"$WORK/worker.log" 2>&1 &
 WORKER_PID=$!

@@ -139,6 +139,15 @@ async fn a_segment_is_saved_computed_by_its_job_and_read_back() {
         .await
         .unwrap();
     assert_eq!(gone.status(), StatusCode::NO_CONTENT);
+    // Its members go with it.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let left: i64 =
+        sqlx::query_scalar("select count(*) from segment_members where segment_id = $1")
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    assert_eq!(left, 0);
 }
 
 #[tokio::test]
