@@ -20,15 +20,6 @@ async fn differences(app: &TestApp, client: &Client) -> i64 {
     n
 }
 
-async fn run(app: &TestApp, client: &Client, sql: &str) {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-}
-
 /// Subscribed and active at the end of `day`, as the page shows them for a one-day range.
 async fn page_figures(app: &TestApp, client: &Client, day: &str) -> (i64, i64) {
     let session = app.session(client).await;
@@ -99,22 +90,20 @@ async fn the_list_rollup_equals_a_full_recount_after_every_kind_of_change() {
          select 4, id, 'open', '2030-10-27 00:30Z' from contacts where id < 30",
     ];
     for step in steps {
-        run(&app, &client, step).await;
+        app.exec_in(&client, step).await;
         assert_eq!(differences(&app, &client).await, 0, "after: {step}");
     }
 
     // The page shows the rollup: on 2030-06-30 it equals the recount, and it moves when a contact leaves.
     let before = page_figures(&app, &client, "2030-06-30").await;
     assert!(before.0 > 0 && before.1 > 0, "{before:?}");
-    run(
-        &app,
+    app.exec_in(
         &client,
         "insert into mailing_events (mailing_id, contact_id, kind, created)
          values (4, 4, 'unsubscribe', '2030-06-01 12:00Z')",
     )
     .await;
-    run(
-        &app,
+    app.exec_in(
         &client,
         "update contacts set subscription = 'unsubscribed' where id = 4",
     )

@@ -8,6 +8,27 @@ use std::time::Duration;
 use tenancy::{Client, ClientShort};
 
 impl TestApp {
+    /// Runs one SQL statement in the client's schema and commits it (fixtures and changes made behind the api).
+    pub async fn exec_in(&self, client: &Client, sql: &str) {
+        let mut tx = self.tenancy.begin(client).await.unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    /// The one bigint a query in the client's schema answers.
+    pub async fn scalar_in(&self, client: &Client, sql: &str) -> i64 {
+        let mut tx = self.tenancy.begin(client).await.unwrap();
+        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        n
+    }
+
     pub async fn create_client(&self) -> Client {
         let short = ClientShort::parse(&unique("c")).unwrap();
         self.tenancy

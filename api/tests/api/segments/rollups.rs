@@ -50,25 +50,6 @@ const ENGAGEMENT_DIFFERENCES: &str = "
     select count(*) from ((select * from expected except select * from kept)
                           union all (select * from kept except select * from expected)) d";
 
-async fn run(app: &TestApp, client: &Client, sql: &str) {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-}
-
-async fn count(app: &TestApp, client: &Client, sql: &str) -> i64 {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    n
-}
-
 #[tokio::test]
 async fn the_giving_and_engagement_rollups_equal_a_recount_after_every_kind_of_change() {
     let app = spawn_app().await;
@@ -111,47 +92,44 @@ async fn the_giving_and_engagement_rollups_equal_a_recount_after_every_kind_of_c
         "delete from mailing_events where id in (select max(id) from mailing_events where kind = 'open' and not machine)",
     ];
     for (i, step) in steps.iter().enumerate() {
-        run(&app, &client, step).await;
+        app.exec_in(&client, step).await;
         assert_eq!(
-            count(&app, &client, GIVING_DIFFERENCES).await,
+            app.scalar_in(&client, GIVING_DIFFERENCES).await,
             0,
             "giving after step {i}: {step}"
         );
         assert_eq!(
-            count(&app, &client, ENGAGEMENT_DIFFERENCES).await,
+            app.scalar_in(&client, ENGAGEMENT_DIFFERENCES).await,
             0,
             "engagement after step {i}: {step}"
         );
     }
-    let donors = count(
-        &app,
-        &client,
-        "select count(*) from contact_giving where gifts > 0",
-    )
-    .await;
+    let donors = app
+        .scalar_in(
+            &client,
+            "select count(*) from contact_giving where gifts > 0",
+        )
+        .await;
     assert!(donors >= 35, "{donors} donors");
     // The set-based rebuild (large imports take it) gives the same rows.
-    run(&app, &client, "select contact_giving_rebuild()").await;
-    assert_eq!(count(&app, &client, GIVING_DIFFERENCES).await, 0);
+    app.exec_in(&client, "select contact_giving_rebuild()")
+        .await;
+    assert_eq!(app.scalar_in(&client, GIVING_DIFFERENCES).await, 0);
     // So does an import over more contacts than the one-by-one recount takes.
-    run(
-        &app,
-        &client,
+    app.exec_in(&client,
         "insert into contacts (email) select 'big' || g || '@example.org' from generate_series(1, 20001) g",
     )
     .await;
-    run(
-        &app,
+    app.exec_in(
         &client,
         "insert into contributions (platform, line_item_id, paid_at, amount, contact_id)
          select 'actblue', 'B' || c.id, timestamptz '2030-07-01', 3, c.id from contacts c
          where c.email like 'big%'",
     )
     .await;
-    assert_eq!(count(&app, &client, GIVING_DIFFERENCES).await, 0);
+    assert_eq!(app.scalar_in(&client, GIVING_DIFFERENCES).await, 0);
     assert_eq!(
-        count(
-            &app,
+        app.scalar_in(
             &client,
             "select count(*) from contact_giving where gifts > 0"
         )
