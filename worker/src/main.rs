@@ -53,6 +53,10 @@ struct Args {
     /// Seconds a shutdown waits for running jobs.
     #[arg(long, env = "WORKER_SHUTDOWN_SECS", default_value_t = 30)]
     shutdown_secs: u64,
+    /// Re-queue lost jobs of this client only; every client when unset. For tests that share one database with
+    /// other tests' clients, whose queued jobs belong to other queues.
+    #[arg(long, env = "RECONCILE_ONLY_CLIENT")]
+    reconcile_only_client: Option<i64>,
 }
 
 #[tokio::main]
@@ -86,7 +90,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         shutdown_timeout: Duration::from_secs(args.shutdown_secs),
         schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
         reconcile_every: Some(Duration::from_secs(60)),
-        reconcile_only_client: None,
+        reconcile_only_client: args.reconcile_only_client,
     };
     run_pool(tenancy, queue, services, config, shutdown_signal()).await?;
     tracing::info!("worker stopped");

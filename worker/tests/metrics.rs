@@ -123,6 +123,8 @@ async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_d
             .env("WORKER_METRICS_ADDR", &metrics_addr)
             // Only the jobs this test queues: the scheduler's first pass must not pick up other tests' mailings.
             .env("SCHEDULE_SECONDS", "86400")
+            // Nor may its reconcile pass re-queue other tests' jobs onto this queue (they would count here).
+            .env("RECONCILE_ONLY_CLIENT", client.id.to_string())
             .env("RUST_LOG", "warn")
             .spawn()
             .unwrap(),
