@@ -89,7 +89,7 @@ pub async fn seed(
     media::seed_media(&mut tx).await?;
     programme::seed_programme(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
-    queue.enqueue(tx, None, &JobKind::RecountLists).await?;
+    queue.enqueue(tx, None, &JobKind::RecountLists {}).await?;
     Ok(client)
 }
 

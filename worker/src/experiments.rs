@@ -31,7 +31,7 @@ pub async fn experiments_due(
             .await
             .map_err(|e| match e {
                 store::experiments::ExperimentError::Db(e) => JobError::Database(e),
-                other => JobError::BadFile(other.to_string()),
+                other => JobError::Invalid(other.to_string()),
             })?;
         queue
             .enqueue(tx, None, &JobKind::SendMailing { mailing_id })

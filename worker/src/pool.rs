@@ -111,9 +111,7 @@ struct RunningJob(tokio::task::JoinHandle<Result<(), JobError>>);
 
 impl RunningJob {
     async fn finished(mut self) -> Result<(), JobError> {
-        (&mut self.0)
-            .await
-            .map_err(|e| JobError::Io(format!("the job stopped: {e}")))?
+        (&mut self.0).await?
     }
 }
 

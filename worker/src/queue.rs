@@ -141,7 +141,7 @@ impl JobQueue {
             tracing::error!(client = %client.short_name, job = row.id, %error, "queue refused a job");
             return Err(error);
         }
-        tracing::info!(client = %client.short_name, job = row.id, command = kind.command(), "job queued");
+        tracing::info!(client = %client.short_name, job = row.id, command = %row.command, "job queued");
         Ok(row)
     }
 }
@@ -151,13 +151,14 @@ async fn insert_row(
     user_id: Option<i64>,
     kind: &JobKind,
 ) -> Result<JobRow, JobError> {
+    let (command, payload) = kind.to_row()?;
     Ok(sqlx::query_as(concat!(
         "insert into jobs (label, command, payload, user_id) values ($1, $2, $3, $4) returning ",
         job_columns!()
     ))
     .bind(kind.label())
-    .bind(kind.command())
-    .bind(kind.payload())
+    .bind(command)
+    .bind(payload)
     .bind(user_id)
     .fetch_one(&mut **tx)
     .await?)

@@ -14,8 +14,8 @@ impl From<ReportError> for JobError {
     fn from(e: ReportError) -> Self {
         match e {
             ReportError::Sql(e) => JobError::Database(e),
-            ReportError::Invalid(m) => JobError::BadFile(m),
-            ReportError::File(m) => JobError::Io(m),
+            ReportError::Invalid(m) => JobError::Invalid(m),
+            ReportError::File(m) => JobError::File(m),
         }
     }
 }
@@ -48,8 +48,7 @@ pub async fn build(
 
 async fn render(table: reports::Table, format: Format) -> Result<Vec<u8>, JobError> {
     tokio::task::spawn_blocking(move || files::render(&table, format))
-        .await
-        .map_err(|e| JobError::Io(e.to_string()))?
+        .await?
         .map_err(JobError::from)
 }
 
@@ -87,10 +86,10 @@ pub async fn send(
         let message = message(
             &sender, recipient, kind, from, to, rows, &name, format, &content,
         )
-        .map_err(|e| JobError::BadFile(e.to_string()))?;
+        .map_err(|e| JobError::MailRefused(e.to_string()))?;
         mailer.send_message(message).await.map_err(|e| match e {
-            MailError::Transient(_) => JobError::Queue(format!("mail to {recipient}: {e}")),
-            other => JobError::BadFile(format!("mail to {recipient}: {other}")),
+            MailError::Transient(_) => JobError::MailDeferred(format!("mail to {recipient}: {e}")),
+            other => JobError::MailRefused(format!("mail to {recipient}: {other}")),
         })?;
         let mut tx = ctx.tenancy.begin(ctx.client).await?;
         schedules::mark_delivered(&mut tx, schedule_id, from, recipient).await?;
@@ -171,8 +170,16 @@ mod tests {
                 to: day("2026-02-28"),
             },
         ] {
-            let back = JobKind::from_row(kind.command(), kind.payload()).expect("reads back");
+            let (command, payload) = kind.to_row().expect("writes");
+            let back = JobKind::from_row(&command, payload).expect("reads back");
             assert_eq!(back, kind);
+        }
+        // A report job's payload names its report and format by the keys the api and the page use.
+        for kind in ReportKind::ALL {
+            assert_eq!(serde_json::to_value(kind).expect("kind"), kind.key());
+        }
+        for format in [Format::Csv, Format::Xlsx] {
+            assert_eq!(serde_json::to_value(format).expect("format"), format.key());
         }
         let bad = serde_json::json!({ "kind": "nope", "from": "2026-01-01", "to": "2026-01-31", "format": "csv" });
         assert!(JobKind::from_row("build-report", bad).is_err());

@@ -94,7 +94,7 @@ async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_d
             None,
             &[
                 JobKind::SendMailing { mailing_id: 1 },
-                JobKind::RecountLists,
+                JobKind::RecountLists {},
             ],
         )
         .await

@@ -56,7 +56,7 @@ impl JobsApi {
         let tx = state.tenancy.begin(&auth.0.client).await?;
         let row = state
             .queue
-            .enqueue(tx, Some(auth.0.user_id()), &JobKind::RecountLists)
+            .enqueue(tx, Some(auth.0.user_id()), &JobKind::RecountLists {})
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }

@@ -4,7 +4,9 @@ use super::{ColumnKind, ReportError, ReportKind, Table};
 use chrono::NaiveDate;
 use sqlx::PgConnection;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Serialized (in a job's payload) by the same key as [`Format::key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Format {
     Csv,
     Xlsx,

@@ -39,8 +39,9 @@ pub enum ReportError {
     File(String),
 }
 
-/// The built-in reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The built-in reports. Serialized (in a job's payload) by the same key as [`ReportKind::key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ReportKind {
     MonthlySummary,
     Lybunt,

@@ -104,9 +104,7 @@ pub async fn run(
     let file = download(conn, plan.upload_id).await?;
     let path = file.path().to_path_buf();
     let owned = plan.clone();
-    let (sends, empty) = tokio::task::spawn_blocking(move || read(path, owned))
-        .await
-        .map_err(|e| JobError::Io(e.to_string()))??;
+    let (sends, empty) = tokio::task::spawn_blocking(move || read(path, owned)).await??;
     drop(file);
     let counts = store::external_mailings::upsert(conn, &sends).await?;
     let message = format!(

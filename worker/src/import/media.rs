@@ -83,9 +83,7 @@ pub async fn run(conn: &mut PgConnection, plan: &MediaPlan) -> Result<JobResult,
     let file = download(conn, plan.upload_id).await?;
     let path = file.path().to_path_buf();
     let owned = plan.clone();
-    let (days, empty, totals) = tokio::task::spawn_blocking(move || read(path, owned))
-        .await
-        .map_err(|e| JobError::Io(e.to_string()))??;
+    let (days, empty, totals) = tokio::task::spawn_blocking(move || read(path, owned)).await??;
     drop(file);
     let counts = store::media::upsert_days(conn, plan.platform, &days).await?;
     let message = format!(

@@ -54,7 +54,7 @@ async fn download(
     conn: &mut PgConnection,
     upload_id: i64,
 ) -> Result<tempfile::NamedTempFile, JobError> {
-    let mut file = tempfile::NamedTempFile::new().map_err(|e| JobError::Io(e.to_string()))?;
+    let mut file = tempfile::NamedTempFile::new().map_err(|e| JobError::File(e.to_string()))?;
     let mut chunks = sqlx::query_scalar::<_, Vec<u8>>(
         "select data from upload_chunks where upload_id = $1 order by seq",
     )
@@ -64,7 +64,7 @@ async fn download(
     while let Some(chunk) = chunks.try_next().await? {
         any = true;
         file.write_all(&chunk)
-            .map_err(|e| JobError::Io(e.to_string()))?;
+            .map_err(|e| JobError::File(e.to_string()))?;
     }
     drop(chunks);
     if !any {
@@ -72,7 +72,7 @@ async fn download(
             "The uploaded file is missing or empty".to_owned(),
         ));
     }
-    file.flush().map_err(|e| JobError::Io(e.to_string()))?;
+    file.flush().map_err(|e| JobError::File(e.to_string()))?;
     Ok(file)
 }
 
@@ -104,7 +104,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
     while let Some(batch) = rx.recv().await {
         copy.send(batch).await?;
     }
-    let counts = match parser.await.map_err(|e| JobError::Io(e.to_string()))? {
+    let counts = match parser.await? {
         Ok(counts) => {
             copy.finish().await?;
             counts

@@ -100,23 +100,25 @@ pub(super) fn spawn_parser(
             ];
             batch
                 .write_record(&record)
-                .map_err(|e| JobError::Io(e.to_string()))?;
+                .map_err(|e| JobError::File(e.to_string()))?;
             if batch.get_ref().len() >= 1 << 20 {
                 let full = std::mem::replace(
                     &mut batch,
                     csv::WriterBuilder::new().from_writer(Vec::with_capacity(1 << 20)),
                 );
-                let bytes = full.into_inner().map_err(|e| JobError::Io(e.to_string()))?;
+                let bytes = full
+                    .into_inner()
+                    .map_err(|e| JobError::File(e.to_string()))?;
                 if batches.blocking_send(bytes).is_err() {
-                    return Err(JobError::Io("import stopped".to_owned()));
+                    return Err(JobError::Stopped("the file reader stopped".to_owned()));
                 }
             }
         }
         let rest = batch
             .into_inner()
-            .map_err(|e| JobError::Io(e.to_string()))?;
+            .map_err(|e| JobError::File(e.to_string()))?;
         if !rest.is_empty() && batches.blocking_send(rest).is_err() {
-            return Err(JobError::Io("import stopped".to_owned()));
+            return Err(JobError::Stopped("the file reader stopped".to_owned()));
         }
         Ok(counts)
     })

@@ -278,7 +278,7 @@ fn guard_zip(file: &mut File) -> Result<(), JobError> {
 }
 
 fn io(e: std::io::Error) -> JobError {
-    JobError::Io(e.to_string())
+    JobError::File(e.to_string())
 }
 
 #[cfg(test)]

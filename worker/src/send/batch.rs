@@ -54,8 +54,8 @@ pub(super) fn spawn_batch(
         };
         let a = work(first, mailing.clone(), links.clone());
         let b = work(second, mailing, links);
-        let mut out = a.await.map_err(|e| JobError::Io(e.to_string()))?;
-        out.extend(b.await.map_err(|e| JobError::Io(e.to_string()))?);
+        let mut out = a.await?;
+        out.extend(b.await?);
         Ok(Some((last, out)))
     })
 }

@@ -99,7 +99,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
     let variants = load_variants(&mut tx, mailing_id).await?;
     if variants.is_empty() {
-        return Err(JobError::BadFile(
+        return Err(JobError::Invalid(
             "The mailing or its sender no longer exists".to_owned(),
         ));
     }
@@ -203,7 +203,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
 }
 
 fn journal_error(e: std::io::Error) -> JobError {
-    JobError::Io(format!("send journal: {e}"))
+    JobError::File(format!("send journal: {e}"))
 }
 
 /// Sends every queued recipient; `Some(message)` when the send had to pause.
@@ -243,7 +243,7 @@ async fn send_batches(
     let mut retries_pending = false;
     loop {
         let waited = Instant::now();
-        let claimed = next.await.map_err(|e| JobError::Io(e.to_string()))??;
+        let claimed = next.await??;
         let waited = waited.elapsed();
         let Some((cursor, rendered)) = claimed else {
             if !retries_pending {
@@ -263,7 +263,7 @@ async fn send_batches(
         let mut retry_any = false;
         for _ in 0..batch_size {
             let Some((contact_id, outcome)) = outbox.outcome().await else {
-                return Err(JobError::Io("The SMTP connections stopped".to_owned()));
+                return Err(JobError::Stopped("The SMTP connections stopped".to_owned()));
             };
             match outcome {
                 Outcome::Sent => {

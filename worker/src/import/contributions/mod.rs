@@ -127,7 +127,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
             Batch::Codes(bytes) => codes = bytes,
         }
     }
-    let parsed = match parser.await.map_err(|e| JobError::Io(e.to_string()))? {
+    let parsed = match parser.await? {
         Ok(parsed) => {
             copy.finish().await?;
             parsed

@@ -203,7 +203,7 @@ pub(super) fn writer() -> csv::Writer<Vec<u8>> {
 }
 
 pub(super) fn into_bytes(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, JobError> {
-    w.into_inner().map_err(|e| JobError::Io(e.to_string()))
+    w.into_inner().map_err(|e| JobError::File(e.to_string()))
 }
 
 /// Parses on a blocking thread and sends COPY-ready CSV batches of about 1 MB through a bounded channel, so
@@ -236,7 +236,7 @@ pub(super) fn spawn_parser(
         let send = |b: Batch| {
             batches
                 .blocking_send(b)
-                .map_err(|_| JobError::Io("import stopped".to_owned()))
+                .map_err(|_| JobError::Stopped("the file reader stopped".to_owned()))
         };
         for (index, row) in rows.enumerate() {
             // The header is row 1, as a spreadsheet numbers them.
@@ -259,7 +259,7 @@ pub(super) fn spawn_parser(
             }
             batch
                 .write_record(&record)
-                .map_err(|e| JobError::Io(e.to_string()))?;
+                .map_err(|e| JobError::File(e.to_string()))?;
             if batch.get_ref().len() >= 1 << 20 {
                 send(Batch::Lines(into_bytes(std::mem::replace(
                     &mut batch,
@@ -277,7 +277,7 @@ pub(super) fn spawn_parser(
         for (code, parts) in &codes {
             code_batch
                 .write_record(code_record(code, parts))
-                .map_err(|e| JobError::Io(e.to_string()))?;
+                .map_err(|e| JobError::File(e.to_string()))?;
         }
         send(Batch::Codes(into_bytes(code_batch)?))?;
         Ok(parsed)
