@@ -2,12 +2,19 @@
 
 mod email;
 mod list_name;
+mod money;
 mod refcode;
+mod status;
+mod stored_name;
 mod two_factor;
 mod user_kind;
 
 pub use email::{Email, InvalidEmail};
 pub use list_name::{InvalidListName, ListName, LIST_NAME_MAX};
+pub use money::{InvalidMoney, Money};
 pub use refcode::{CodePattern, ParsedCode};
+pub use status::{
+    DeliveryStatus, SubscriptionStatus, UnknownDeliveryStatus, UnknownSubscriptionStatus,
+};
 pub use two_factor::{TwoFactorMethod, UnknownTwoFactorMethod};
 pub use user_kind::UserKind;

@@ -31,8 +31,8 @@ pub struct Member {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// subscribed, unsubscribed or bounced.
-    pub subscription: String,
+    #[sqlx(try_from = "String")]
+    pub subscription: domain::SubscriptionStatus,
 }
 
 /// A page of a list's members, by e-mail; `search` matches e-mail or name (any case, as a plain substring).

@@ -315,39 +315,3 @@ pub async fn set_month_goal(
     }
     Ok(())
 }
-
-/// Whether `raw` is a non-negative amount with at most two decimals and twelve integer digits.
-pub fn valid_amount(raw: &str) -> bool {
-    let (int, frac) = raw.split_once('.').unwrap_or((raw, ""));
-    !int.is_empty()
-        && int.len() <= 12
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && frac.len() <= 2
-        && frac.bytes().all(|b| b.is_ascii_digit())
-        && !(raw.contains('.') && frac.is_empty())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::valid_amount;
-
-    #[test]
-    fn amounts() {
-        for ok in ["0", "12", "12.5", "12.50", "999999999999.99"] {
-            assert!(valid_amount(ok), "{ok}");
-        }
-        for bad in [
-            "",
-            "-1",
-            "1.",
-            ".5",
-            "1.234",
-            "1e3",
-            "1,5",
-            "1000000000000",
-            " 1",
-        ] {
-            assert!(!valid_amount(bad), "{bad}");
-        }
-    }
-}

@@ -3,7 +3,8 @@
 use super::payload::Payload;
 use crate::error::ApiError;
 use domain::Email;
-use worker::import::contributions::{parse_amount, split_date};
+use domain::Money;
+use worker::import::contributions::split_date;
 
 fn text(v: &serde_json::Value) -> String {
     match v {
@@ -93,16 +94,17 @@ pub(super) fn rows(p: &Payload) -> Result<Vec<Row>, ApiError> {
                 None => (None, None),
             };
             // A refund may state the amount as taken back; the ledger keeps the gift's own (positive) amount.
-            let amount = parse_amount(&text(&l.amount))
-                .map(|a| match a.strip_prefix('-') {
-                    Some(positive) if refunded.is_some() => positive.to_owned(),
-                    _ => a,
-                })
-                .filter(|a| !a.starts_with('-'))
-                .ok_or_else(|| bad("A line item's amount is not an amount"))?;
+            let amount = Money::parse_written(&text(&l.amount))
+                .ok()
+                .map(|a| if refunded.is_some() { a.abs() } else { a })
+                .filter(|a| !a.is_negative())
+                .ok_or_else(|| bad("A line item's amount is not an amount"))?
+                .to_string();
             let fee = match l.fee.as_ref().map(text).filter(|f| !f.is_empty()) {
                 Some(f) => Some(
-                    parse_amount(&f).ok_or_else(|| bad("A line item's fee is not an amount"))?,
+                    Money::parse_written(&f)
+                        .map_err(|_| bad("A line item's fee is not an amount"))?
+                        .to_string(),
                 ),
                 None => None,
             };

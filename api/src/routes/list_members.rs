@@ -96,7 +96,7 @@ impl ListMembersApi {
                     email: m.email,
                     first_name: m.first_name,
                     last_name: m.last_name,
-                    subscription: m.subscription,
+                    subscription: m.subscription.to_string(),
                 })
                 .collect(),
             total,

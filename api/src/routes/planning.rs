@@ -135,7 +135,7 @@ impl From<PlanError> for ApiError {
 
 fn checked(input: PlannedSendInput) -> Result<planning::NewPlanned, ApiError> {
     let goal = input.revenue_goal.trim();
-    if !planning::valid_amount(goal) {
+    if domain::Money::parse(goal).is_err() {
         return Err(ApiError::BadRequest(
             "The revenue goal must be an amount like 2500.00".to_owned(),
         ));
@@ -353,7 +353,7 @@ impl PlanningApi {
     ) -> Result<Done, ApiError> {
         auth.0.require(PAGE_PLANNING)?;
         let goal = body.0.goal.as_deref().map(str::trim);
-        if goal.is_some_and(|g| !planning::valid_amount(g)) {
+        if goal.is_some_and(|g| domain::Money::parse(g).is_err()) {
             return Err(ApiError::BadRequest(
                 "The goal must be an amount like 25000.00".to_owned(),
             ));

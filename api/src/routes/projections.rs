@@ -7,6 +7,7 @@ use crate::auth::{ClientAuth, PAGE_PROJECTIONS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{Datelike, NaiveDate};
+use domain::Money;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
@@ -139,22 +140,6 @@ fn marker(m: projections::Marker) -> InflectionMarker {
     }
 }
 
-/// A money amount as typed: digits with at most two decimals, at most 12 digits before the point.
-fn amount(raw: &str) -> Option<String> {
-    let s: String = raw
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, '$' | ','))
-        .collect();
-    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
-    let ok = !whole.is_empty()
-        && whole.len() <= 12
-        && whole.chars().all(|c| c.is_ascii_digit())
-        && frac.len() <= 2
-        && frac.chars().all(|c| c.is_ascii_digit());
-    ok.then_some(s)
-}
-
 #[OpenApi(tag = "ApiTags::Projections")]
 impl ProjectionsApi {
     /// The current year's projection per month and channel, goals, pacing and forecasts (README "Projections").
@@ -220,9 +205,17 @@ impl ProjectionsApi {
         }
         let value = match body.0.amount.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(raw) => Some(amount(raw).ok_or_else(|| {
-                ApiError::BadRequest("The goal must be an amount like 25000 or 25000.00".to_owned())
-            })?),
+            Some(raw) => Some(
+                Money::parse_written(raw)
+                    .ok()
+                    .filter(|m| !m.is_negative())
+                    .ok_or_else(|| {
+                        ApiError::BadRequest(
+                            "The goal must be an amount like 25000 or 25000.00".to_owned(),
+                        )
+                    })?
+                    .to_string(),
+            ),
         };
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let year = projections::client_today(&mut tx).await?.year();

@@ -12,6 +12,7 @@ use crate::mail::links::{LinkSigner, Recipient};
 use crate::mail::{merge, MergeValues, Outgoing};
 use crate::{JobContext, JobError, JobResult};
 use batch::*;
+use domain::DeliveryStatus;
 use journal::Journal;
 use outbox::{Outbox, Outcome, Rendered};
 use sent_log::*;
@@ -272,7 +273,14 @@ async fn send_batches(
                 }
                 Outcome::Bounced(e) => {
                     consecutive_failures += 1;
-                    mark(ctx, mailing_id, contact_id, "bounced", Some(&e)).await?;
+                    mark(
+                        ctx,
+                        mailing_id,
+                        contact_id,
+                        DeliveryStatus::Bounced,
+                        Some(&e),
+                    )
+                    .await?;
                     let mut tx = ctx.tenancy.begin(ctx.client).await?;
                     sqlx::query("update contacts set subscription = 'bounced' where id = $1 and subscription = 'subscribed'")
                         .bind(contact_id)
@@ -284,7 +292,14 @@ async fn send_batches(
                     consecutive_failures += 1;
                     retry_any = true;
                     retries_pending = true;
-                    mark(ctx, mailing_id, contact_id, "queued", Some(&e)).await?;
+                    mark(
+                        ctx,
+                        mailing_id,
+                        contact_id,
+                        DeliveryStatus::Queued,
+                        Some(&e),
+                    )
+                    .await?;
                 }
             }
         }
@@ -318,7 +333,7 @@ async fn mark(
     ctx: &JobContext<'_>,
     mailing_id: i64,
     contact_id: i64,
-    status: &str,
+    status: DeliveryStatus,
     error: Option<&str>,
 ) -> Result<(), JobError> {
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
@@ -329,7 +344,7 @@ async fn mark(
     )
     .bind(mailing_id)
     .bind(contact_id)
-    .bind(status)
+    .bind(status.as_str())
     .bind(error)
     .execute(&mut *tx)
     .await?;

@@ -133,7 +133,7 @@ pub enum Cond {
     State(Vec<String>),
     ZipPrefix(String),
     Created(Window),
-    Subscription(Vec<String>),
+    Subscription(Vec<domain::SubscriptionStatus>),
 }
 
 /// Every field a condition may name, for the rule builder and for error messages.

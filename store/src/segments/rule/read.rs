@@ -296,13 +296,16 @@ pub(super) fn parse_condition(value: &Value, path: &str) -> Result<Cond, RuleErr
             if op != "in" {
                 return bad_op();
             }
-            let states = words(value, &vpath)?;
-            for (i, s) in states.iter().enumerate() {
-                if !["subscribed", "unsubscribed", "bounced"].contains(&s.as_str()) {
-                    return err(
-                        &format!("{vpath}[{i}]"),
-                        "must be subscribed, unsubscribed or bounced",
-                    );
+            let mut states = Vec::new();
+            for (i, s) in words(value, &vpath)?.iter().enumerate() {
+                match domain::SubscriptionStatus::parse(s) {
+                    Some(state) => states.push(state),
+                    None => {
+                        return err(
+                            &format!("{vpath}[{i}]"),
+                            "must be subscribed, unsubscribed or bounced",
+                        )
+                    }
                 }
             }
             no_window(Cond::Subscription(states))

@@ -60,20 +60,13 @@ pub fn amount(value: &Value, path: &str) -> Result<String, RuleError> {
         Value::Number(n) => n.to_string(),
         _ => return err(path, "must be an amount"),
     };
-    let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let ok = !whole.is_empty()
-        && whole.len() <= 10
-        && whole.bytes().all(|b| b.is_ascii_digit())
-        && frac.len() <= 2
-        && frac.bytes().all(|b| b.is_ascii_digit())
-        && whole.parse::<i64>().is_ok_and(|w| w <= MAX_AMOUNT);
-    if !ok {
-        return err(
+    match domain::Money::parse(&text) {
+        Ok(money) if money.whole() <= MAX_AMOUNT => Ok(money.to_string()),
+        _ => err(
             path,
             format!("must be an amount from 0 to {MAX_AMOUNT} with at most two decimals"),
-        );
+        ),
     }
-    Ok(text)
 }
 
 pub(super) fn array<'a>(value: &'a Value, path: &str) -> Result<&'a [Value], RuleError> {

@@ -375,6 +375,9 @@ pub(super) fn reads(c: &Cond) -> Reads {
             vec![text(prefix), text(prefix)],
         )),
         Cond::Created(w) => contact(window("c.created", *w)),
-        Cond::Subscription(states) => contact(word_list("c.subscription in ", "", states)),
+        Cond::Subscription(states) => {
+            let words: Vec<String> = states.iter().map(ToString::to_string).collect();
+            contact(word_list("c.subscription in ", "", &words))
+        }
     }
 }

@@ -21,7 +21,7 @@ use sqlx::PgConnection;
 use std::collections::{BTreeMap, HashMap};
 
 pub use fields::{GiftField, Platform};
-pub use values::{parse_amount, split_date};
+pub use values::split_date;
 
 use fields::*;
 pub use merge::attribute;
@@ -195,27 +195,6 @@ fn report(parsed: Parsed, m: Merged) -> JobResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn amounts_forgive_dollar_signs_and_thousands_separators_only() {
-        for (raw, want) in [
-            ("12.5", Some("12.5")),
-            ("$1,234.56", Some("1234.56")),
-            (" $ 5 ", Some("5")),
-            ("-$3.00", Some("-3.00")),
-            ("$-3.00", Some("-3.00")),
-            ("(7.25)", Some("-7.25")),
-            (".99", Some("0.99")),
-            ("12.345", None),
-            ("1,23", None),
-            ("ten", None),
-            ("", None),
-            ("12.", None),
-            ("=1+1", None),
-        ] {
-            assert_eq!(parse_amount(raw).as_deref(), want, "{raw:?}");
-        }
-    }
 
     #[test]
     fn dates_without_an_offset_are_local_and_with_one_are_instants() {

@@ -1,6 +1,7 @@
 //! Rows checked and turned into COPY-ready staging records on a blocking thread.
 
 use super::*;
+use domain::Money;
 
 /// Why a row was left out, as the result reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -94,16 +95,12 @@ pub(super) fn stage_row(
         return Ok(Err(Skip::NoLineItemId));
     }
     let raw_amount = cell(GiftField::Amount);
-    let amount = parse_amount(raw_amount).ok_or_else(|| {
-        bad(
-            GiftField::Amount,
-            format!("{raw_amount:?} is not an amount"),
-        )
-    })?;
+    let amount =
+        Money::parse_written(raw_amount).map_err(|e| bad(GiftField::Amount, e.to_string()))?;
     let raw_date = cell(GiftField::Date);
     let paid = parse_when(raw_date)
         .ok_or_else(|| bad(GiftField::Date, format!("{raw_date:?} is not a date")))?;
-    let negative = amount.starts_with('-');
+    let negative = amount.is_negative();
     let mut refund_id = cell(GiftField::RefundId).to_owned();
     let mut line_item_id = own_id.to_owned();
     let mut refund_when = match cell(GiftField::RefundDate) {
@@ -113,7 +110,7 @@ pub(super) fn stage_row(
                 .ok_or_else(|| bad(GiftField::RefundDate, format!("{raw:?} is not a date")))?,
         ),
     };
-    if amount.chars().all(|c| c == '0' || c == '.' || c == '-') && platform != Platform::Actblue {
+    if amount.is_zero() && platform != Platform::Actblue {
         // WinRed books chargeback fees as zero-amount rows: they are not gifts.
         return Ok(Err(Skip::ZeroAmount));
     }
@@ -136,11 +133,12 @@ pub(super) fn stage_row(
             refund_when = Some(paid.clone());
         }
     }
-    let amount = amount.trim_start_matches('-').to_owned();
+    let amount = amount.abs().to_string();
     let fee = match cell(GiftField::Fee) {
         "" => String::new(),
-        raw => parse_amount(raw)
-            .ok_or_else(|| bad(GiftField::Fee, format!("{raw:?} is not an amount")))?,
+        raw => Money::parse_written(raw)
+            .map_err(|e| bad(GiftField::Fee, e.to_string()))?
+            .to_string(),
     };
     let (paid_local, paid_abs) = when_cells(Some(paid));
     let (refund_local, refund_abs) = if refund_id.is_empty() {

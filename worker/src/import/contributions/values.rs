@@ -44,59 +44,6 @@ pub(super) fn parse_when(raw: &str) -> Option<When> {
     None
 }
 
-/// An amount as exact decimal text (`-12.50`), forgiving `$`, spaces, thousands separators and accounting
-/// parentheses. At most 12 digits before the point and 2 after (the column is numeric(14, 2)).
-pub fn parse_amount(raw: &str) -> Option<String> {
-    let mut s: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut negative = false;
-    if s.starts_with('(') && s.ends_with(')') {
-        negative = true;
-        s = s[1..s.len() - 1].to_owned();
-    }
-    if let Some(rest) = s.strip_prefix('-') {
-        negative = !negative;
-        s = rest.to_owned();
-    }
-    if let Some(rest) = s.strip_prefix('$') {
-        s = rest.to_owned();
-    }
-    if let Some(rest) = s.strip_prefix('-') {
-        negative = !negative;
-        s = rest.to_owned();
-    }
-    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-    // Thousands separators only in groups of three.
-    let groups: Vec<&str> = int.split(',').collect();
-    let grouped_ok = groups.len() == 1
-        || (!groups[0].is_empty()
-            && groups[0].len() <= 3
-            && groups[1..].iter().all(|g| g.len() == 3));
-    let int: String = groups.concat();
-    let digits_ok = |t: &str| t.chars().all(|c| c.is_ascii_digit());
-    if !grouped_ok
-        || (int.is_empty() && frac.is_empty())
-        || !digits_ok(&int)
-        || !digits_ok(frac)
-        || frac.len() > 2
-        || int.len() > 12
-        || (s.contains('.') && frac.is_empty())
-    {
-        return None;
-    }
-    let int = if int.is_empty() { "0" } else { int.as_str() };
-    let text = if frac.is_empty() {
-        int.to_owned()
-    } else {
-        format!("{int}.{frac}")
-    };
-    let zero = text.chars().all(|c| c == '0' || c == '.');
-    Some(if negative && !zero {
-        format!("-{text}")
-    } else {
-        text
-    })
-}
-
 /// A date for SQL: `(instant, wall-clock time)`, exactly one of them set; the wall-clock time is in the client's
 /// zone. `None` when the text is no date.
 pub fn split_date(raw: &str) -> Option<(Option<String>, Option<String>)> {
