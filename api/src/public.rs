@@ -4,10 +4,11 @@
 
 use crate::error::ApiError;
 use crate::identity::limits::AuthLimits;
+use moka::sync::Cache;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::sync::Mutex;
+use std::time::Duration;
 use tenancy::{Client, Tenancy};
 
 const CLIENT_TTL: Duration = Duration::from_secs(30);
@@ -32,8 +33,10 @@ impl Action {
 const RATE_WINDOW_SECS: u64 = 60;
 
 pub struct PublicForms {
-    clients: RwLock<HashMap<String, (Instant, Option<Client>)>>,
-    forms: RwLock<HashMap<(i64, i64), (Instant, bool)>>,
+    /// By short name; `None` for a name that is unknown or disabled, so probing unknown names costs no query.
+    clients: Cache<String, Option<Client>>,
+    /// Whether a form (client id, form id) exists and is enabled.
+    forms: Cache<(i64, i64), bool>,
     views: Mutex<HashMap<(i64, i64), i64>>,
     /// Requests per address per minute; 0 turns the limit off.
     views_per_minute: u32,
@@ -47,8 +50,14 @@ fn poisoned<T>(_: T) -> ApiError {
 impl PublicForms {
     pub fn new(views_per_minute: u32, submits_per_minute: u32) -> Self {
         Self {
-            clients: RwLock::new(HashMap::new()),
-            forms: RwLock::new(HashMap::new()),
+            clients: Cache::builder()
+                .time_to_live(CLIENT_TTL)
+                .max_capacity(10_000)
+                .build(),
+            forms: Cache::builder()
+                .time_to_live(FORM_TTL)
+                .max_capacity(100_000)
+                .build(),
             views: Mutex::new(HashMap::new()),
             views_per_minute,
             submits_per_minute,
@@ -58,20 +67,14 @@ impl PublicForms {
     /// The enabled client named by the `client-short` header, or 404: an unknown short name learns nothing more.
     pub async fn client(&self, tenancy: &Tenancy, short: &str) -> Result<Client, ApiError> {
         let not_available = || ApiError::NotFound("This form is not available".to_owned());
-        if let Some((at, cached)) = self.clients.read().map_err(poisoned)?.get(short) {
-            if at.elapsed() < CLIENT_TTL {
-                return cached.clone().ok_or_else(not_available);
-            }
+        if let Some(cached) = self.clients.get(short) {
+            return cached.ok_or_else(not_available);
         }
         if short.len() > 31 {
             return Err(not_available());
         }
         let found = tenancy.enabled_client_by_short(short).await?;
-        let mut clients = self.clients.write().map_err(poisoned)?;
-        if clients.len() > 10_000 {
-            clients.clear();
-        }
-        clients.insert(short.to_owned(), (Instant::now(), found.clone()));
+        self.clients.insert(short.to_owned(), found.clone());
         found.ok_or_else(not_available)
     }
 
@@ -83,10 +86,8 @@ impl PublicForms {
         form_id: i64,
     ) -> Result<bool, ApiError> {
         let key = (client.id, form_id);
-        if let Some((at, enabled)) = self.forms.read().map_err(poisoned)?.get(&key) {
-            if at.elapsed() < FORM_TTL {
-                return Ok(*enabled);
-            }
+        if let Some(enabled) = self.forms.get(&key) {
+            return Ok(enabled);
         }
         let mut tx = tenancy.begin(client).await?;
         let enabled: bool =
@@ -95,19 +96,13 @@ impl PublicForms {
                 .fetch_one(&mut *tx)
                 .await?;
         tx.commit().await?;
-        let mut forms = self.forms.write().map_err(poisoned)?;
-        if forms.len() > 100_000 {
-            forms.clear();
-        }
-        forms.insert(key, (Instant::now(), enabled));
+        self.forms.insert(key, enabled);
         Ok(enabled)
     }
 
     /// Forgets a form's cached state (after an edit), so a disabled form stops taking views at once.
     pub fn forget_form(&self, client_id: i64, form_id: i64) {
-        if let Ok(mut forms) = self.forms.write() {
-            forms.remove(&(client_id, form_id));
-        }
+        self.forms.invalidate(&(client_id, form_id));
     }
 
     /// One-minute windows per address and action, opened by the address's first request.

@@ -6,12 +6,14 @@
 //! created elsewhere is found at once.
 
 use crate::Client;
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use moka::sync::Cache;
+use std::time::Duration;
 
 /// The longest a client disabled or renamed by another process keeps its old row here.
 pub const CLIENT_CACHE_TTL: Duration = Duration::from_secs(5);
+
+/// Two entries a client (by id and by short name): far more than the clients one process serves in five seconds.
+const CLIENT_CACHE_CAPACITY: u64 = 20_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ClientKey {
@@ -19,34 +21,42 @@ pub(crate) enum ClientKey {
     Short(String),
 }
 
-#[derive(Default)]
 pub(crate) struct ClientCache {
-    entries: Mutex<HashMap<ClientKey, (Instant, Client)>>,
+    entries: Cache<ClientKey, Client>,
+}
+
+impl Default for ClientCache {
+    fn default() -> Self {
+        Self {
+            entries: Cache::builder()
+                .time_to_live(CLIENT_CACHE_TTL)
+                .max_capacity(CLIENT_CACHE_CAPACITY)
+                .support_invalidation_closures()
+                .build(),
+        }
+    }
 }
 
 impl ClientCache {
     pub(crate) fn get(&self, key: &ClientKey) -> Option<Client> {
-        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries
-            .get(key)
-            .filter(|(at, _)| at.elapsed() < CLIENT_CACHE_TTL)
-            .map(|(_, client)| client.clone())
+        self.entries.get(key)
     }
 
     pub(crate) fn put(&self, client: &Client) {
-        let now = Instant::now();
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        // Expired rows go on each write, so the map stays the size of the clients recently used.
-        entries.retain(|_, (at, _)| at.elapsed() < CLIENT_CACHE_TTL);
-        entries.insert(ClientKey::Id(client.id), (now, client.clone()));
-        entries.insert(
-            ClientKey::Short(client.short_name.clone()),
-            (now, client.clone()),
-        );
+        self.entries
+            .insert(ClientKey::Id(client.id), client.clone());
+        self.entries
+            .insert(ClientKey::Short(client.short_name.clone()), client.clone());
     }
 
+    /// Both of the client's entries, whatever short name they were cached under (a rename changes it).
     pub(crate) fn forget(&self, id: i64) {
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.retain(|_, (_, client)| client.id != id);
+        // Only fails when the cache was built without closure support, which `default` never does.
+        if let Err(e) = self
+            .entries
+            .invalidate_entries_if(move |_, client| client.id == id)
+        {
+            tracing::error!(error = %e, "client cache could not be cleared");
+        }
     }
 }
