@@ -1,5 +1,6 @@
 //! The demo client the run command creates: realistic contacts, origin codes and lists, made set-based in SQL.
 
+mod experiment;
 mod media;
 mod programme;
 

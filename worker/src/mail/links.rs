@@ -5,6 +5,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use hmac::{Hmac, Mac};
+use lol_html::{element, rewrite_str, RewriteStrSettings};
 use percent_encoding::{percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use sha2::Sha256;
 
@@ -107,25 +108,10 @@ impl LinkSigner {
     /// Adds tracking to a rendered body: http(s) links go through the click redirect, an unsubscribe link is
     /// added at the end (or fills `{{Unsubscribe}}`), and a 1×1 open pixel follows it.
     pub fn instrument(&self, html: &str, r: Recipient) -> String {
-        let mut out = String::with_capacity(html.len() + 512);
-        let mut rest = html;
-        while let Some(i) = rest.find("href=\"") {
-            let start = i + 6;
-            out.push_str(&rest[..start]);
-            let Some(len) = rest[start..].find('"') else {
-                rest = &rest[start..];
-                break;
-            };
-            let url = &rest[start..start + len];
-            let unescaped = url.replace("&amp;", "&");
-            if unescaped.starts_with("http://") || unescaped.starts_with("https://") {
-                out.push_str(&self.click_url(r, &unescaped).replace('&', "&amp;"));
-            } else {
-                out.push_str(url);
-            }
-            rest = &rest[start + len..];
-        }
-        out.push_str(rest);
+        let mut out = rewrite_links(html, |url| {
+            (url.starts_with("http://") || url.starts_with("https://"))
+                .then(|| self.click_url(r, url))
+        });
         let unsubscribe = format!(
             "<p style=\"font-size:12px;color:#666666\"><a href=\"{}\">Unsubscribe</a></p>",
             self.unsubscribe_url(r)
@@ -186,36 +172,43 @@ pub fn mailing_refcode(
 /// Gives every donation link (`href="…"` to a donation host) that has no `refcode` this one, so a gift made from
 /// the mailing names it exactly. Returns the body and whether any link was tagged.
 pub fn add_refcodes(html: &str, extra_hosts: &[String], refcode: &str) -> (String, bool) {
-    let mut out = String::with_capacity(html.len() + 64);
-    let mut rest = html;
     let mut tagged = false;
-    while let Some(i) = rest.find("href=\"") {
-        let start = i + 6;
-        out.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find('"') else {
-            rest = &rest[start..];
-            break;
-        };
-        let raw = &rest[start..start + len];
-        let unescaped = raw.replace("&amp;", "&");
-        match url::Url::parse(&unescaped) {
-            Ok(mut link)
-                if matches!(link.scheme(), "http" | "https")
-                    && link
-                        .host_str()
-                        .is_some_and(|h| is_donation_host(h, extra_hosts))
-                    && !link.query_pairs().any(|(k, _)| k == "refcode") =>
-            {
-                link.query_pairs_mut().append_pair("refcode", refcode);
-                out.push_str(&link.as_str().replace('&', "&amp;"));
-                tagged = true;
-            }
-            _ => out.push_str(raw),
+    let out = rewrite_links(html, |url| {
+        let mut link = url::Url::parse(url).ok()?;
+        let donation = matches!(link.scheme(), "http" | "https")
+            && link
+                .host_str()
+                .is_some_and(|h| is_donation_host(h, extra_hosts))
+            && !link.query_pairs().any(|(k, _)| k == "refcode");
+        if !donation {
+            return None;
         }
-        rest = &rest[start + len..];
-    }
-    out.push_str(rest);
+        link.query_pairs_mut().append_pair("refcode", refcode);
+        tagged = true;
+        Some(link.into())
+    });
     (out, tagged)
+}
+
+/// Gives every link (`<a href>`, `<area href>`) the target `rewrite` returns for it, leaving those it answers
+/// `None` for. The HTML is read as a browser reads it (any quoting or case, no matter what else is in the text),
+/// by lol_html; targets go to `rewrite` and come back unescaped (`&amp;` is `&`).
+fn rewrite_links(html: &str, mut rewrite: impl FnMut(&str) -> Option<String>) -> String {
+    let links = element!("a[href], area[href]", |el| {
+        if let Some(raw) = el.get_attribute("href") {
+            if let Some(target) = rewrite(raw.trim().replace("&amp;", "&").as_str()) {
+                el.set_attribute("href", &target.replace('&', "&amp;"))?;
+            }
+        }
+        Ok(())
+    });
+    let settings = RewriteStrSettings::new().append_element_content_handler(links);
+    // lol_html reads any text as HTML; it fails only if a handler does, and ours fails only on an attribute
+    // name, which is fixed. Should it fail all the same, the body goes out as written rather than not at all.
+    rewrite_str(html, settings).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "links could not be rewritten");
+        html.to_owned()
+    })
 }
 
 /// Tags a mailing's donation links with its refcode (once per send, before each recipient's links are signed) and
@@ -308,6 +301,37 @@ mod tests {
             .unwrap();
         assert_eq!(signer.verify(token, "https://act.example/give"), Some(R));
         assert_eq!(signer.verify(token, "https://evil.example/"), None);
+    }
+
+    #[test]
+    fn links_are_found_as_a_browser_reads_them_and_text_is_left_alone() {
+        let signer = LinkSigner::new("s", "https://c.example");
+        let html = signer.instrument(
+            "<p>Write href=\"https://text.example\" to link.</p>\
+             <A HREF='https://single.example/?a=1&amp;b=2'>one</A>\
+             <a class=x href=https://bare.example>two</a>",
+            R,
+        );
+        assert!(
+            html.contains("Write href=\"https://text.example\" to link."),
+            "{html}"
+        );
+        assert_eq!(html.matches("/api/track/click/").count(), 2, "{html}");
+        assert!(
+            html.contains("u=https%3A%2F%2Fsingle.example%2F%3Fa%3D1%26b%3D2"),
+            "{html}"
+        );
+        assert!(html.contains("u=https%3A%2F%2Fbare.example"), "{html}");
+        let (tagged, any) = add_refcodes(
+            "<a href='https://secure.actblue.com/donate/x'>Give</a>",
+            &[],
+            "em_1",
+        );
+        assert!(any);
+        assert!(
+            tagged.contains("https://secure.actblue.com/donate/x?refcode=em_1"),
+            "{tagged}"
+        );
     }
 
     #[test]
