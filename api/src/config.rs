@@ -73,7 +73,7 @@ pub struct Settings {
     #[arg(
         long,
         env = "MAIL_FROM_ADDRESS",
-        default_value = "no-reply@compass.test"
+        default_value = worker::DEFAULT_MAIL_FROM_ADDRESS
     )]
     pub mail_from_address: String,
     #[arg(long, env = "MAIL_FROM_NAME", default_value = "Compass")]

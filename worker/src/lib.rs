@@ -40,7 +40,12 @@ pub struct Services {
     pub send_rate_per_second: u32,
     /// Messages in flight at once per send (the SMTP pool's size).
     pub send_concurrency: usize,
+    /// The sender of the product's own mail (scheduled reports): the api's `MAIL_FROM_ADDRESS`.
+    pub mail_from_address: String,
 }
+
+/// `MAIL_FROM_ADDRESS` when unset, for the api and the worker alike.
+pub const DEFAULT_MAIL_FROM_ADDRESS: &str = "no-reply@compass.test";
 
 /// One job's view of the world: its client, its row, and the shared services.
 pub struct JobContext<'a> {

@@ -43,6 +43,9 @@ struct Args {
     /// Defaults to compass-send-journal in the system's temporary folder.
     #[arg(long, env = "SEND_JOURNAL_DIR")]
     send_journal_dir: Option<std::path::PathBuf>,
+    /// Sender of the product's own mail (scheduled reports), as the api's.
+    #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = worker::DEFAULT_MAIL_FROM_ADDRESS)]
+    mail_from_address: String,
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
     schedule_seconds: u64,
@@ -83,6 +86,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
+        mail_from_address: args.mail_from_address,
     });
     let config = PoolConfig {
         concurrency: args.concurrency,

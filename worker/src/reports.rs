@@ -79,12 +79,11 @@ pub async fn send(
     let content = render(table, format).await?;
     let name = files::file_name(kind, from, to, format);
     let mailer = Mailer::new(&ctx.services.smtp, 1);
-    let sender =
-        std::env::var("MAIL_FROM_ADDRESS").unwrap_or_else(|_| "no-reply@compass.test".to_owned());
+    let sender = &ctx.services.mail_from_address;
     let mut sent = 0;
     for recipient in schedule.recipients.iter().filter(|r| !done.contains(r)) {
         let message = message(
-            &sender, recipient, kind, from, to, rows, &name, format, &content,
+            sender, recipient, kind, from, to, rows, &name, format, &content,
         )
         .map_err(|e| JobError::MailRefused(e.to_string()))?;
         mailer.send_message(message).await.map_err(|e| match e {

@@ -70,6 +70,7 @@ impl TestApp {
             links: worker::mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
             send_rate_per_second: 0,
             send_concurrency: 4,
+            mail_from_address: worker::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
         });
         let (tx, rx) = oneshot::channel::<()>();
         let tenancy = self.tenancy.clone();
