@@ -1,20 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import type { Job } from '@/api/gen/model';
-import {
-  ColumnMapping,
-  guessMapping,
-  mappedColumns,
-  validateMapping,
-  type ColumnMappingValue,
-  type MappingField,
-} from '@/components/form/column-mapping';
-import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
+import { ColumnMapping, mappedColumns, validateMapping, type MappingField } from '@/components/form/column-mapping';
+import { ImportDialogFooter } from '@/components/form/import-dialog-footer';
+import { useMappedFile } from '@/components/form/use-mapped-file';
+import { MAPPABLE_EXTENSIONS } from '@/lib/header-row';
 import { trackJob } from '@/lib/job-tracker';
 import { notifySuccess } from '@/lib/notifications';
 
@@ -51,19 +44,6 @@ export interface ImportDialogProps {
   upload: (data: ImportUpload) => Promise<Job>;
 }
 
-/** The mapping's problems: every required field mapped, none twice. */
-export function mappingErrors(
-  mapping: ColumnMappingValue,
-  fields: readonly MappingField[],
-  requiredFields: readonly string[],
-): string[] {
-  const errors = new Set<string>();
-  for (const required of requiredFields) {
-    for (const error of validateMapping(mapping, fields, required)) errors.add(error);
-  }
-  return [...errors];
-}
-
 /**
  * Imports a file as a job: the platform it comes from, the file, and for another platform's file a column
  * mapping read from its header row in the browser. The job is tracked in the job banner and the dialog closes.
@@ -71,10 +51,7 @@ export function mappingErrors(
 export function ImportDialog(props: ImportDialogProps) {
   const { show, onClose, title, idPrefix, platforms, fields, requiredFields, upload } = props;
   const [platformId, setPlatformId] = useState(platforms[0].id);
-  const [file, setFile] = useState<File | null>(null);
-  const [columns, setColumns] = useState<string[]>([]);
-  const [mapping, setMapping] = useState<ColumnMappingValue>({});
-  const [fileError, setFileError] = useState<string | null>(null);
+  const { file, columns, mapping, setMapping, fileError, reset, takeAsIs, takeMapped } = useMappedFile();
   const platform = platforms.find((p) => p.id === platformId) ?? platforms[0];
   const mapped = platform.mapped === true;
   const fieldList = useQuery({
@@ -94,45 +71,16 @@ export function ImportDialog(props: ImportDialogProps) {
     },
   });
 
-  function reset() {
-    setFile(null);
-    setColumns([]);
-    setMapping({});
-    setFileError(null);
-  }
-
   function close() {
     reset();
     setPlatformId(platforms[0].id);
     onClose();
   }
 
-  const chooseFile = async (chosen: File | undefined) => {
-    reset();
-    if (!chosen) return;
-    if (!mapped) {
-      setFile(chosen);
-      return;
-    }
-    if (!isMappableFile(chosen.name)) {
-      setFileError('Only .csv and .txt files can be mapped; save an Excel file as CSV first.');
-      return;
-    }
-    try {
-      const header = await readHeaderRow(chosen);
-      if (header.length === 0) {
-        setFileError('The file has no header row.');
-        return;
-      }
-      setFile(chosen);
-      setColumns(header);
-      setMapping(guessMapping(header, fieldList.data ?? []));
-    } catch {
-      setFileError('Could not read the file.');
-    }
-  };
+  const chooseFile = (chosen: File | undefined) =>
+    mapped ? takeMapped(chosen, fieldList.data ?? []) : Promise.resolve(takeAsIs(chosen));
 
-  const errors = mapped ? mappingErrors(mapping, fieldList.data ?? [], requiredFields) : [];
+  const errors = mapped ? validateMapping(mapping, fieldList.data ?? [], requiredFields) : [];
   const canSubmit = file !== null && !importFile.isPending && (!mapped || (fieldList.isSuccess && errors.length === 0));
 
   const onSubmit = (event: FormEvent) => {
@@ -209,15 +157,7 @@ export function ImportDialog(props: ImportDialogProps) {
             </Form.Group>
           )}
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={!canSubmit}>
-            {importFile.isPending ? <Spinner size="sm" className="me-1" aria-hidden /> : null}
-            Import
-          </Button>
-        </Modal.Footer>
+        <ImportDialogFooter onCancel={close} canSubmit={canSubmit} pending={importFile.isPending} />
       </Form>
     </Modal>
   );

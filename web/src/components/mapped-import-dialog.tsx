@@ -1,18 +1,17 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { type FormEvent, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import {
   ColumnMapping,
-  guessMapping,
   mappedColumns,
   type ColumnMappingValue,
   type MappingField,
   validateMapping,
 } from '@/components/form/column-mapping';
-import { isMappableFile, MAPPABLE_EXTENSIONS, readHeaderRow } from '@/lib/header-row';
+import { ImportDialogFooter } from '@/components/form/import-dialog-footer';
+import { useMappedFile } from '@/components/form/use-mapped-file';
+import { MAPPABLE_EXTENSIONS } from '@/lib/header-row';
 
 /** A field a file column can feed; `required` fields must each get a column. */
 export interface ImportField extends MappingField {
@@ -53,44 +52,15 @@ export function MappedImportDialog({
   pending,
   onImport,
 }: MappedImportDialogProps) {
-  const [file, setFile] = useState<File | null>(null);
-  const [columns, setColumns] = useState<string[]>([]);
-  const [mapping, setMapping] = useState<ColumnMappingValue>({});
-  const [fileError, setFileError] = useState<string | null>(null);
+  const { file, columns, mapping, setMapping, fileError, reset, takeMapped } = useMappedFile();
   const required = (fields ?? []).filter((f) => f.required).map((f) => f.id);
-
-  function reset() {
-    setFile(null);
-    setColumns([]);
-    setMapping({});
-    setFileError(null);
-  }
 
   function close() {
     reset();
     onClose();
   }
 
-  const chooseFile = async (chosen: File | undefined) => {
-    reset();
-    if (!chosen) return;
-    if (!isMappableFile(chosen.name)) {
-      setFileError('Only .csv and .txt files can be mapped; save an Excel file as CSV first.');
-      return;
-    }
-    try {
-      const header = await readHeaderRow(chosen);
-      if (header.length === 0) {
-        setFileError('The file has no header row.');
-        return;
-      }
-      setFile(chosen);
-      setColumns(header);
-      setMapping(guessMapping(header, fields ?? []));
-    } catch {
-      setFileError('Could not read the file.');
-    }
-  };
+  const chooseFile = (chosen: File | undefined) => takeMapped(chosen, fields ?? []);
 
   const errors = fields ? validateMapping(mapping, fields, required) : [];
   const canSubmit = file !== null && fields !== undefined && errors.length === 0 && !pending;
@@ -135,15 +105,7 @@ export function MappedImportDialog({
             </Form.Group>
           )}
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={!canSubmit}>
-            {pending ? <Spinner size="sm" className="me-1" aria-hidden /> : null}
-            Import
-          </Button>
-        </Modal.Footer>
+        <ImportDialogFooter onCancel={close} canSubmit={canSubmit} pending={pending} />
       </Form>
     </Modal>
   );
