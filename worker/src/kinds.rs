@@ -52,7 +52,7 @@ pub enum JobKind {
 }
 
 /// A job as its row stores it.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 struct Row {
     command: String,
     payload: serde_json::Value,
@@ -85,11 +85,9 @@ impl JobKind {
     /// Reads a kind back from its row. A command this build does not know, or a payload missing a field, is an
     /// error, never a guess.
     pub fn from_row(command: &str, payload: serde_json::Value) -> Result<Self, JobError> {
-        let row = Row {
-            command: command.to_owned(),
-            payload,
-        };
-        Ok(serde_json::from_value(serde_json::to_value(row)?)?)
+        Ok(serde_json::from_value(
+            json!({ "command": command, "payload": payload }),
+        )?)
     }
 
     /// Runs the job for its client. Must be idempotent: delivery is at least once. Database jobs run in one
