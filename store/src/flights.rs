@@ -1,7 +1,9 @@
 //! Flights: a flight is one dated send of a mailing (its send attempt's day in the client's time zone), with its
 //! variants, to its audience segment (or list). Figures come from `mailing_rollups`, which the send recorder and
-//! the event writer keep up to date by trigger in their own transactions; gifts and revenue come from the
-//! contributions attributed to the mailing (`contributions.mailing_id`), each credited to the giver's variant.
+//! the event writer keep up to date by trigger in their own transactions; gifts and revenue from
+//! `mailing_gift_rollups`, which the contributions attributed to the mailing (`contributions.mailing_id`) keep, each
+//! gift credited to the giver's variant and segment (a giver who was not a recipient: variant A, the mailing's
+//! segment).
 //!
 //! Definitions (README "E-mail performance"):
 //! - recipients: rows frozen for the send; delivered: accepted by the receiving server and not bounced;
@@ -13,6 +15,8 @@
 
 use chrono::NaiveDate;
 use sqlx::PgConnection;
+
+use crate::revenue::NET;
 
 /// One variant × segment row of a flight; a flight's total has `variant` None, the range's total also
 /// `mailing_id` None.
@@ -55,9 +59,9 @@ pub struct Counts {
     pub clickers: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
+    pub gifts: i64,
+    pub revenue: String,
 }
-
-use crate::revenue::NET;
 
 /// Flights sent from `from` to `to` (client days, inclusive): their variant × segment rows, each flight's total
 /// and the range's total, newest flight first.
@@ -67,7 +71,7 @@ pub async fn flights(
     to: NaiveDate,
     mailing_id: Option<i64>,
 ) -> Result<Vec<FlightRow>, sqlx::Error> {
-    let sql = format!(
+    sqlx::query_as(
         "with f as (
              select m.id, m.name, client_day(m.send_attempt) as day, m.segment_id, m.list_id
              from mailings m
@@ -81,12 +85,9 @@ pub async fn flights(
              from mailing_rollups r join f on f.id = r.mailing_id
              group by 1, 2, 3),
          g as (
-             select c.mailing_id, coalesce(mr.variant, 'a') as variant,
-                    coalesce(mr.segment_id, f.segment_id, 0) as segment_id,
-                    count(*) filter (where c.amount > 0) as gifts, sum({NET}) as revenue
-             from contributions c join f on f.id = c.mailing_id
-             left join mailing_recipients mr on mr.mailing_id = c.mailing_id and mr.contact_id = c.contact_id
-             group by 1, 2, 3),
+             select g.mailing_id, g.variant, g.segment_id, g.gifts, g.revenue
+             from mailing_gift_rollups g join f on f.id = g.mailing_id
+             where g.gifts <> 0 or g.revenue <> 0),
          k as (
              select coalesce(ro.mailing_id, g.mailing_id) as mailing_id, coalesce(ro.variant, g.variant) as variant,
                     coalesce(ro.segment_id, g.segment_id) as segment_id,
@@ -124,31 +125,41 @@ pub async fn flights(
          from s left join f on f.id = s.mailing_id
          left join crm_lists l on l.id = f.list_id
          left join segments sg on sg.id = s.segment_id
-         order by f.day desc nulls last, f.id desc nulls last, s.variant nulls last, s.segment_id nulls last"
-    );
-    sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(from)
-        .bind(to)
-        .bind(mailing_id)
-        .fetch_all(conn)
-        .await
+         order by f.day desc nulls last, f.id desc nulls last, s.variant nulls last, s.segment_id nulls last",
+    )
+    .bind(from)
+    .bind(to)
+    .bind(mailing_id)
+    .fetch_all(conn)
+    .await
 }
 
-/// The rollups of `mailing_id`, summed over days.
+/// The rollups of `mailing_id`, summed over days, with its gift rollup.
 pub async fn rollup_counts(
     conn: &mut PgConnection,
     mailing_id: i64,
 ) -> Result<Vec<Counts>, sqlx::Error> {
     sqlx::query_as(
-        "select mailing_id, variant, segment_id, sum(recipients)::bigint as recipients,
-                sum(delivered)::bigint as delivered, sum(bounces)::bigint as bounces,
-                sum(human_opens)::bigint as human_opens, sum(machine_opens)::bigint as machine_opens,
-                sum(clickers)::bigint as clickers, sum(clicks)::bigint as clicks,
-                sum(unsubscribes)::bigint as unsubscribes
-         from mailing_rollups where mailing_id = $1
-         group by 1, 2, 3
-         having sum(recipients) <> 0 or sum(human_opens) <> 0 or sum(machine_opens) <> 0 or sum(clicks) <> 0
-             or sum(unsubscribes) <> 0
+        "with r as (
+             select mailing_id, variant, segment_id, sum(recipients)::bigint as recipients,
+                    sum(delivered)::bigint as delivered, sum(bounces)::bigint as bounces,
+                    sum(human_opens)::bigint as human_opens, sum(machine_opens)::bigint as machine_opens,
+                    sum(clickers)::bigint as clickers, sum(clicks)::bigint as clicks,
+                    sum(unsubscribes)::bigint as unsubscribes
+             from mailing_rollups where mailing_id = $1
+             group by 1, 2, 3
+             having sum(recipients) <> 0 or sum(human_opens) <> 0 or sum(machine_opens) <> 0 or sum(clicks) <> 0
+                 or sum(unsubscribes) <> 0),
+         g as (
+             select mailing_id, variant, segment_id, gifts, revenue from mailing_gift_rollups
+             where mailing_id = $1 and (gifts <> 0 or revenue <> 0))
+         select mailing_id, variant, segment_id, coalesce(r.recipients, 0) as recipients,
+                coalesce(r.delivered, 0) as delivered, coalesce(r.bounces, 0) as bounces,
+                coalesce(r.human_opens, 0) as human_opens, coalesce(r.machine_opens, 0) as machine_opens,
+                coalesce(r.clickers, 0) as clickers, coalesce(r.clicks, 0) as clicks,
+                coalesce(r.unsubscribes, 0) as unsubscribes, coalesce(g.gifts, 0) as gifts,
+                coalesce(g.revenue, 0)::numeric(20, 2)::text as revenue
+         from r full join g using (mailing_id, variant, segment_id)
          order by 2, 3",
     )
     .bind(mailing_id)
@@ -156,9 +167,9 @@ pub async fn rollup_counts(
     .await
 }
 
-/// The same figures counted from the recipients and events themselves.
+/// The same figures counted from the recipients, events and gifts themselves.
 pub async fn recount(conn: &mut PgConnection, mailing_id: i64) -> Result<Vec<Counts>, sqlx::Error> {
-    sqlx::query_as(
+    let sql = format!(
         "with e as (
              select e.mailing_id, coalesce(r.variant, 'a') as variant, coalesce(r.segment_id, 0) as segment_id,
                     count(distinct e.contact_id) filter (where e.kind = 'open' and not e.machine) as human_opens,
@@ -173,19 +184,36 @@ pub async fn recount(conn: &mut PgConnection, mailing_id: i64) -> Result<Vec<Cou
              select mailing_id, variant, segment_id, count(*) as recipients,
                     count(*) filter (where status = 'sent') as delivered,
                     count(*) filter (where status = 'bounced') as bounces
-             from mailing_recipients where mailing_id = $1 group by 1, 2, 3)
-         select coalesce(r.mailing_id, e.mailing_id) as mailing_id, coalesce(r.variant, e.variant) as variant,
-                coalesce(r.segment_id, e.segment_id) as segment_id,
-                coalesce(r.recipients, 0) as recipients, coalesce(r.delivered, 0) as delivered,
-                coalesce(r.bounces, 0) as bounces, coalesce(e.human_opens, 0) as human_opens,
-                coalesce(e.machine_opens, 0) as machine_opens, coalesce(e.clickers, 0) as clickers,
-                coalesce(e.clicks, 0) as clicks, coalesce(e.unsubscribes, 0) as unsubscribes
-         from r full join e using (mailing_id, variant, segment_id)
-         order by 2, 3",
-    )
-    .bind(mailing_id)
-    .fetch_all(conn)
-    .await
+             from mailing_recipients where mailing_id = $1 group by 1, 2, 3),
+         g as (
+             select c.mailing_id, coalesce(r.variant, 'a') as variant,
+                    coalesce(r.segment_id, m.segment_id, 0) as segment_id,
+                    count(*) filter (where c.amount > 0) as gifts, sum({NET}) as revenue
+             from contributions c join mailings m on m.id = c.mailing_id
+             left join mailing_recipients r on r.mailing_id = c.mailing_id and r.contact_id = c.contact_id
+             where c.mailing_id = $1 group by 1, 2, 3
+             having count(*) filter (where c.amount > 0) <> 0 or sum({NET}) <> 0),
+         k as (
+             select coalesce(r.mailing_id, e.mailing_id) as mailing_id, coalesce(r.variant, e.variant) as variant,
+                    coalesce(r.segment_id, e.segment_id) as segment_id,
+                    coalesce(r.recipients, 0) as recipients, coalesce(r.delivered, 0) as delivered,
+                    coalesce(r.bounces, 0) as bounces, coalesce(e.human_opens, 0) as human_opens,
+                    coalesce(e.machine_opens, 0) as machine_opens, coalesce(e.clickers, 0) as clickers,
+                    coalesce(e.clicks, 0) as clicks, coalesce(e.unsubscribes, 0) as unsubscribes
+             from r full join e using (mailing_id, variant, segment_id))
+         select mailing_id, variant, segment_id, coalesce(k.recipients, 0) as recipients,
+                coalesce(k.delivered, 0) as delivered, coalesce(k.bounces, 0) as bounces,
+                coalesce(k.human_opens, 0) as human_opens, coalesce(k.machine_opens, 0) as machine_opens,
+                coalesce(k.clickers, 0) as clickers, coalesce(k.clicks, 0) as clicks,
+                coalesce(k.unsubscribes, 0) as unsubscribes, coalesce(g.gifts, 0) as gifts,
+                coalesce(g.revenue, 0)::numeric(20, 2)::text as revenue
+         from k full join g using (mailing_id, variant, segment_id)
+         order by 2, 3"
+    );
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(mailing_id)
+        .fetch_all(conn)
+        .await
 }
 
 /// Human clicks per link of a mailing: the link, clicks and people who clicked it, most clicked first.

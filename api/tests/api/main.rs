@@ -20,6 +20,7 @@ mod email_analytics;
 mod email_list_rollup;
 mod experiments;
 mod external_mailings;
+mod flight_gifts;
 mod flights;
 mod form_limits;
 mod form_style;
