@@ -61,7 +61,7 @@ enum Command {
 
 #[derive(Debug, Subcommand)]
 enum ClientsCommand {
-    /// Register a client and create its schema.
+    /// Register a client and create its schema (a spare renamed, when one is ready).
     Create {
         #[arg(long)]
         short: String,
@@ -72,6 +72,13 @@ enum ClientsCommand {
     },
     /// List clients.
     List(Settings),
+    /// Make spare client schemas until COUNT are ready (the worker keeps SPARE_SCHEMAS ready by itself).
+    PrepareSpares {
+        #[arg(long, default_value_t = tenancy::DEFAULT_SPARE_SCHEMAS)]
+        count: usize,
+        #[command(flatten)]
+        settings: Settings,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -148,6 +155,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "created client {} ({}) id={} schema={}",
                     client.short_name, client.name, client.id, client.schema_name
                 );
+            }
+            ClientsCommand::PrepareSpares { count, settings } => {
+                let tenancy = connect(&settings).await?;
+                tenancy.migrate_public().await?;
+                let made = tenancy.top_up_spares(count).await?;
+                println!("{made} spare schema(s) made; {count} ready");
             }
             ClientsCommand::List(settings) => {
                 for c in connect(&settings).await?.list_clients().await? {

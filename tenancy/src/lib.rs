@@ -9,6 +9,7 @@ mod error;
 mod migrate;
 mod registry;
 mod short_name;
+mod spares;
 mod tx;
 
 pub use cache::CLIENT_CACHE_TTL;
@@ -16,6 +17,7 @@ pub use error::TenancyError;
 pub use migrate::{MigrationReport, SchemaFailure, PARALLEL_SCHEMAS};
 pub use registry::Client;
 pub use short_name::ClientShort;
+pub use spares::DEFAULT_SPARE_SCHEMAS;
 pub use tx::{PublicTx, TenantTx};
 
 use sqlx::migrate::Migration;

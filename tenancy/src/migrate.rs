@@ -191,7 +191,7 @@ impl Tenancy {
 
     /// Every listed schema's applied migrations, read a few hundred schemas per query. A schema without the
     /// table (never migrated) is absent from the answer.
-    async fn applied_by_schema(
+    pub(crate) async fn applied_by_schema(
         &self,
         schemas: &[&str],
     ) -> Result<HashMap<String, Applied>, TenancyError> {
@@ -232,7 +232,7 @@ impl Tenancy {
     }
 
     /// Exactly this build's migrations, applied cleanly, with the checksums they have now.
-    fn is_current(&self, applied: &[(i64, Vec<u8>, bool)]) -> bool {
+    pub(crate) fn is_current(&self, applied: &[(i64, Vec<u8>, bool)]) -> bool {
         applied.len() == self.tenant_migrations.len()
             && applied.iter().zip(self.tenant_migrations.iter()).all(
                 |((version, checksum, success), m)| {
@@ -348,7 +348,7 @@ impl Tenancy {
 }
 
 /// Creates the schema's bookkeeping table if needed and reads it; the search path names the schema first.
-async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> {
+pub(crate) async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> {
     sqlx::raw_sql(ENSURE_TABLE).execute(&mut *conn).await?;
     Ok(
         sqlx::query_as("select version, checksum, success from _sqlx_migrations order by version")
@@ -357,7 +357,7 @@ async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> 
     )
 }
 
-fn quote_ident(name: &str) -> String {
+pub(crate) fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 

@@ -22,7 +22,7 @@ macro_rules! client_columns {
 }
 
 impl Tenancy {
-    /// Registers a client, creates its schema and brings it to the current tenant migrations.
+    /// Registers a client, creates its schema (or renames a spare) and brings it to the current tenant migrations.
     pub async fn create_client(
         &self,
         short: &ClientShort,
@@ -50,10 +50,13 @@ impl Tenancy {
         .fetch_optional(&mut *tx)
         .await?;
         let client = inserted.ok_or_else(|| TenancyError::DuplicateClient(short.to_string()))?;
-        // `schema` passed ClientShort's validation and matches the table's check: it is a plain identifier.
-        sqlx::query(sqlx::AssertSqlSafe(format!("create schema {schema}")))
-            .execute(&mut *tx)
-            .await?;
+        // A spare made ahead of time is renamed (see `spares`); without one the schema is made and migrated here.
+        if !self.take_spare(&mut tx, &schema).await? {
+            // `schema` passed ClientShort's validation and matches the table's check: it is a plain identifier.
+            sqlx::query(sqlx::AssertSqlSafe(format!("create schema {schema}")))
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query("select set_config('search_path', $1, true)")
             .bind(format!("{schema}, extensions"))
             .execute(&mut *tx)

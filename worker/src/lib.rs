@@ -20,6 +20,7 @@ mod schedule;
 pub mod secret;
 mod segments;
 mod send;
+pub mod spares;
 
 pub use error::JobError;
 pub use experiments::experiments_due;

@@ -60,6 +60,9 @@ struct Args {
     /// other tests' clients, whose queued jobs belong to other queues.
     #[arg(long, env = "RECONCILE_ONLY_CLIENT")]
     reconcile_only_client: Option<i64>,
+    /// Spare client schemas kept ready (checked every minute), so creating a client is a rename; 0 keeps none.
+    #[arg(long, env = "SPARE_SCHEMAS", default_value_t = tenancy::DEFAULT_SPARE_SCHEMAS)]
+    spare_schemas: usize,
 }
 
 #[tokio::main]
@@ -95,6 +98,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
         reconcile_every: Some(Duration::from_secs(60)),
         reconcile_only_client: args.reconcile_only_client,
+        spare_schemas: (args.spare_schemas > 0)
+            .then_some((args.spare_schemas, Duration::from_secs(60))),
     };
     run_pool(tenancy, queue, services, config, shutdown_signal()).await?;
     tracing::info!("worker stopped");

@@ -23,6 +23,8 @@ pub struct PoolConfig {
     pub reconcile_every: Option<Duration>,
     /// Limits reconcile to one client: for tests sharing a database with others. `None` in production.
     pub reconcile_only_client: Option<i64>,
+    /// Spare client schemas kept ready, and how often they are counted (first at start); `None` keeps none.
+    pub spare_schemas: Option<(usize, Duration)>,
 }
 
 /// Runs `concurrency` workers on `queue` until `shutdown` resolves, then lets running jobs finish.
@@ -61,6 +63,10 @@ pub async fn run_pool(
         ))
     });
 
+    let spares = config
+        .spare_schemas
+        .map(|(target, every)| tokio::spawn(crate::spares::run(tenancy.clone(), target, every)));
+
     let monitor = Monitor::new()
         .shutdown_timeout(config.shutdown_timeout)
         // A worker whose Redis connection breaks (Redis restarted) ends with an error; without a restart the
@@ -83,7 +89,7 @@ pub async fn run_pool(
         .run_with_signal(shutdown)
         .await
         .map_err(|e| JobError::Queue(e.to_string()));
-    for task in [scheduler, reconciler].into_iter().flatten() {
+    for task in [scheduler, reconciler, spares].into_iter().flatten() {
         task.abort();
     }
     result

@@ -29,7 +29,10 @@ impl TestApp {
         n
     }
 
+    /// A new client, made as production usually makes one: from a spare schema renamed (with tests running side
+    /// by side, another test's spare may be the one taken).
     pub async fn create_client(&self) -> Client {
+        self.tenancy.add_spare_schema().await.unwrap();
         let short = ClientShort::parse(&unique("c")).unwrap();
         self.tenancy
             .create_client(&short, &format!("Client {short}"))

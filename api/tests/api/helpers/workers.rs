@@ -63,6 +63,8 @@ impl TestApp {
             schedule_every,
             reconcile_every: reconcile.map(|r| r.1),
             reconcile_only_client: reconcile.map(|r| r.0),
+            // Tests make their clients' spares themselves (`create_client`).
+            spare_schemas: None,
         };
         let services = std::sync::Arc::new(worker::Services {
             smtp: worker::mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
