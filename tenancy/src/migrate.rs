@@ -269,12 +269,19 @@ impl Tenancy {
         Ok(true)
     }
 
-    /// Creates the bookkeeping table and applies every migration, inside the caller's transaction (a new
-    /// client's schema, made in the same transaction as its registry row).
+    /// Puts `schema` first on the transaction's search path, creates its bookkeeping table and applies every
+    /// pending migration, inside the caller's transaction (a new client's schema, made in the same transaction as
+    /// its registry row, or a spare).
     pub(crate) async fn migrate_new_schema(
         &self,
         conn: &mut PgConnection,
+        schema: &str,
     ) -> Result<(), TenancyError> {
+        // The shared `extensions` schema (pg_trgm's operator classes) comes after the schema's own.
+        sqlx::query("select set_config('search_path', $1, true)")
+            .bind(format!("{}, extensions", quote_ident(schema)))
+            .execute(&mut *conn)
+            .await?;
         let applied = read_applied(conn).await?;
         if let Some(script) = self.pending_script(&applied)? {
             sqlx::raw_sql(sqlx::AssertSqlSafe(script))

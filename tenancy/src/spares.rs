@@ -37,11 +37,7 @@ impl Tenancy {
         )))
         .execute(&mut *tx)
         .await?;
-        sqlx::query("select set_config('search_path', $1, true)")
-            .bind(format!("{schema}, extensions"))
-            .execute(&mut *tx)
-            .await?;
-        self.migrate_new_schema(&mut tx).await?;
+        self.migrate_new_schema(&mut tx, &schema).await?;
         tx.commit().await?;
         tracing::info!(schema, "spare schema made");
         Ok(schema)
