@@ -8,7 +8,8 @@
 #   - a client disabled in the registry (there is no operation for it yet: an operator does it in SQL) is refused
 #     by both apis within the registry cache's lifetime (REGISTRY_CACHE_SECONDS, default 5 s when a cache exists;
 #     today there is none, so at once);
-#   - form-submission limits hold across the apis (the counter must live in Redis: N allowed in total, not N each).
+#   - form-submission limits hold across the apis (the counter must live in Redis: N allowed in total, not N each);
+#   - the workers keep spare client schemas ready, and `api clients create` renames one into a working client.
 # Prints the counts it checked; exits non-zero on the first failure. Uses database compass_two_processes.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
@@ -178,7 +179,18 @@ check "A refuses the disabled client within ${LIFETIME} s" yes "$([ -n "$refused
 check "B refuses the disabled client within ${LIFETIME} s" yes "$([ -n "$refused_b" ] && python3 -c "print('yes' if $refused_b <= $LIFETIME + 1 else 'no')" || echo never)"
 echo "  (refused after ${refused_a:-never} s on A, ${refused_b:-never} s on B)"
 
+say "spare client schemas kept ready by the two workers (SPARE_SCHEMAS 2), one taken by a new client"
+for _ in $(seq 100); do [ "$("${PSQL[@]}" -c "select count(*) from spare_schemas")" -ge 2 ] && break; sleep 0.2; done
+spares=$("${PSQL[@]}" -c "select count(*) from spare_schemas")
+check "at least 2 spares ready (both workers may top up at once)" yes "$([ "$spares" -ge 2 ] && echo yes || echo no)"
+oldest=$("${PSQL[@]}" -c "select schema_name from spare_schemas order by created, schema_name limit 1")
+"$BIN/api" clients create --short spared --name "From a spare" >/dev/null
+check "the oldest spare is gone (renamed)" 0 "$("${PSQL[@]}" -c "select count(*) from pg_namespace where nspname = '$oldest'")"
+check "the new client's settings row" 1 "$("${PSQL[@]}" -c "select count(*) from client_spared.app_settings")"
+check "its functions find its tables (client_day)" t \
+  "$("${PSQL[@]}" -c "set search_path = client_spared; select client_day(now()) is not null" | tail -n1)"
+
 echo
 echo "two processes: $JOBS jobs, $RECIPIENTS recipients ($recipients messages), $((PER_PAIR + 2)) sign-ins," \
-  "$((FORM_LIMIT * 2)) form submissions ($accepted accepted), 2 disable checks; $FAILED failed"
+  "$((FORM_LIMIT * 2)) form submissions ($accepted accepted), 2 disable checks, $spares spares; $FAILED failed"
 [ "$FAILED" = 0 ]
