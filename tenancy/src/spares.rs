@@ -7,12 +7,12 @@
 //! functions' `search_path` (captured by `set search_path from current` when they were made) at the new name.
 //! With no spare ready, or only spares of another build's migrations, the schema is made as before.
 //!
-//! The worker keeps [`DEFAULT_SPARE_SCHEMAS`] ready (`SPARE_SCHEMAS`), checking every minute; `api clients
-//! prepare-spares` makes them by hand.
+//! The worker keeps [`DEFAULT_SPARE_SCHEMAS`] ready (`SPARE_SCHEMAS`), checking every minute, one process at a
+//! time (an advisory lock); `api clients prepare-spares` makes them by hand.
 
 use crate::migrate::{quote_ident, read_applied};
 use crate::{Tenancy, TenancyError};
-use sqlx::{AssertSqlSafe, PgConnection};
+use sqlx::{AssertSqlSafe, Connection, PgConnection};
 
 /// Spares the worker keeps ready: a few clients created within a minute all get one.
 pub const DEFAULT_SPARE_SCHEMAS: usize = 2;
@@ -46,6 +46,23 @@ impl Tenancy {
     /// Drops the spares this build cannot use, then makes spares until `target` are ready; returns how many it
     /// made.
     pub async fn top_up_spares(&self, target: usize) -> Result<usize, TenancyError> {
+        // One process tops up at a time, so several workers starting together make `target` spares, not one set
+        // each. The lock lives on a connection of its own, released when it closes (a crash included).
+        let mut lock = PgConnection::connect_with(&self.options).await?;
+        let ours: bool = sqlx::query_scalar(
+            "select pg_try_advisory_lock(hashtextextended('compass.spares', 0))",
+        )
+        .fetch_one(&mut lock)
+        .await?;
+        if !ours {
+            return Ok(0);
+        }
+        let made = self.top_up_spares_locked(target).await;
+        lock.close().await?;
+        made
+    }
+
+    async fn top_up_spares_locked(&self, target: usize) -> Result<usize, TenancyError> {
         let mut tx = self.public().await?;
         let spares: Vec<String> =
             sqlx::query_scalar("select schema_name from spare_schemas order by created")

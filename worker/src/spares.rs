@@ -1,6 +1,6 @@
 //! Keeps spare client schemas ready (see `tenancy`'s `spares`), so that an operator creating a client waits for
-//! a rename instead of every tenant migration. Several workers topping up at once may make a spare or two more
-//! than the target; a later creation uses them.
+//! a rename instead of every tenant migration. Several workers take turns (`Tenancy::top_up_spares` holds an
+//! advisory lock), so together they keep the target, not a set each.
 
 use std::time::Duration;
 use tenancy::Tenancy;
