@@ -77,21 +77,26 @@ impl Tenancy {
     }
 
     /// Takes the lock `(client, key)` for as long as the returned guard lives, or `None` when another process
-    /// holds it. The lock lives on a connection of its own, outside the pool: if the process dies, the connection
-    /// closes and the lock is released by the server, so a crash never leaves it stuck.
+    /// holds it.
     pub async fn try_exclusive(
         &self,
         client: &Client,
         key: i64,
     ) -> Result<Option<ExclusiveLock>, TenancyError> {
+        // The same key as Postgres's `key # (client << 32)`, which earlier builds computed in SQL.
+        self.try_lock(key ^ (client.id << 32)).await
+    }
+
+    /// Takes the advisory lock `key`, or `None` when another process holds it. The lock lives on a connection of
+    /// its own, outside the pool: if the process dies, the connection closes and the lock is released by the
+    /// server, so a crash never leaves it stuck.
+    pub(crate) async fn try_lock(&self, key: i64) -> Result<Option<ExclusiveLock>, TenancyError> {
         use sqlx::Connection;
         let mut conn = sqlx::PgConnection::connect_with(&self.options).await?;
-        let taken: bool =
-            sqlx::query_scalar("select pg_try_advisory_lock($1::bigint # ($2::bigint << 32))")
-                .bind(key)
-                .bind(client.id)
-                .fetch_one(&mut conn)
-                .await?;
+        let taken: bool = sqlx::query_scalar("select pg_try_advisory_lock($1)")
+            .bind(key)
+            .fetch_one(&mut conn)
+            .await?;
         Ok(taken.then_some(ExclusiveLock { _conn: conn }))
     }
 

@@ -355,7 +355,7 @@ impl Tenancy {
 }
 
 /// Creates the schema's bookkeeping table if needed and reads it; the search path names the schema first.
-pub(crate) async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> {
+async fn read_applied(conn: &mut PgConnection) -> Result<Applied, TenancyError> {
     sqlx::raw_sql(ENSURE_TABLE).execute(&mut *conn).await?;
     Ok(
         sqlx::query_as("select version, checksum, success from _sqlx_migrations order by version")

@@ -10,12 +10,15 @@
 //! The worker keeps [`DEFAULT_SPARE_SCHEMAS`] ready (`SPARE_SCHEMAS`), checking every minute, one process at a
 //! time (an advisory lock); `api clients prepare-spares` makes them by hand.
 
-use crate::migrate::{quote_ident, read_applied};
+use crate::migrate::quote_ident;
 use crate::{Tenancy, TenancyError};
-use sqlx::{AssertSqlSafe, Connection, PgConnection};
+use sqlx::{AssertSqlSafe, PgConnection};
 
 /// Spares the worker keeps ready: a few clients created within a minute all get one.
 pub const DEFAULT_SPARE_SCHEMAS: usize = 2;
+
+/// The top-up's advisory lock: the sign bit set, which no `try_exclusive` key of a client id below 2^31 has.
+const SPARES_LOCK: i64 = i64::MIN | 0x5350_4152;
 
 impl Tenancy {
     /// Makes one spare schema holding every tenant migration; returns its name.
@@ -47,19 +50,11 @@ impl Tenancy {
     /// made.
     pub async fn top_up_spares(&self, target: usize) -> Result<usize, TenancyError> {
         // One process tops up at a time, so several workers starting together make `target` spares, not one set
-        // each. The lock lives on a connection of its own, released when it closes (a crash included).
-        let mut lock = PgConnection::connect_with(&self.options).await?;
-        let ours: bool = sqlx::query_scalar(
-            "select pg_try_advisory_lock(hashtextextended('compass.spares', 0))",
-        )
-        .fetch_one(&mut lock)
-        .await?;
-        if !ours {
+        // each; the others skip this round.
+        let Some(_lock) = self.try_lock(SPARES_LOCK).await? else {
             return Ok(0);
-        }
-        let made = self.top_up_spares_locked(target).await;
-        lock.close().await?;
-        made
+        };
+        self.top_up_spares_locked(target).await
     }
 
     async fn top_up_spares_locked(&self, target: usize) -> Result<usize, TenancyError> {
@@ -110,14 +105,12 @@ impl Tenancy {
             if !exists {
                 continue;
             }
-            sqlx::query("select set_config('search_path', $1, true)")
-                .bind(quote_ident(&spare))
-                .execute(&mut *conn)
-                .await?;
-            let applied = read_applied(conn).await?;
-            sqlx::query("select set_config('search_path', 'public', true)")
-                .execute(&mut *conn)
-                .await?;
+            let applied: Vec<(i64, Vec<u8>, bool)> = sqlx::query_as(AssertSqlSafe(format!(
+                "select version, checksum, success from {}._sqlx_migrations order by version",
+                quote_ident(&spare)
+            )))
+            .fetch_all(&mut *conn)
+            .await?;
             if !self.is_current(&applied) {
                 drop_schema(conn, &spare).await?;
                 continue;

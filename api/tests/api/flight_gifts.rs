@@ -32,20 +32,10 @@ async fn differences(app: &TestApp, client: &Client, mailings: &[i64]) -> Vec<St
     out
 }
 
-async fn exec(app: &TestApp, client: &Client, sql: &str) {
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
-        .execute(&mut *tx)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    tx.commit().await.unwrap();
-}
-
 /// Contacts a–d; segments Loyal and Lapsed; m1 to Loyal with variants A (a) and B (b); m2 to a list, sent to a.
 /// Gifts to m1: a 25.00, b 50.00, c 10.00 (not a recipient), an e-mail-only 5.00; to m2: a 100.00.
 async fn fixture(app: &TestApp, client: &Client) -> (i64, i64) {
-    exec(
-        app,
+    app.exec_in(
         client,
         "insert into contacts (email, subscription) values
              ('a@example.org', 'subscribed'), ('b@example.org', 'subscribed'),
@@ -69,13 +59,11 @@ async fn fixture(app: &TestApp, client: &Client) -> (i64, i64) {
          join mailings m on m.name = x.mailing left join contacts c on c.email = x.email;",
     )
     .await;
-    let mut tx = app.tenancy.begin(client).await.unwrap();
-    let ids: Vec<i64> = sqlx::query_scalar("select id from mailings order by name")
-        .fetch_all(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    (ids[0], ids[1])
+    let id = |name: &str| format!("select id from mailings where name = '{name}'");
+    (
+        app.scalar_in(client, &id("Spring appeal")).await,
+        app.scalar_in(client, &id("Summer appeal")).await,
+    )
 }
 
 fn row<'a>(rows: &'a Value, mailing: i64, variant: &str) -> &'a Value {
@@ -123,8 +111,7 @@ async fn issue_15_gifts_are_credited_to_the_givers_variant_and_segment() {
     );
 
     // c becomes a recipient of B after giving (a winner send): the 10.00 moves from A to B.
-    exec(
-        &app,
+    app.exec_in(
         &client,
         &format!(
             "insert into mailing_recipients (mailing_id, contact_id, email, status, variant, segment_id)
@@ -178,7 +165,7 @@ async fn issue_15_the_gift_rollup_equals_a_full_recount_after_every_kind_of_chan
         format!("update mailings set segment_id = null where id = {spring}"),
     ];
     for step in &steps {
-        exec(&app, &client, step).await;
+        app.exec_in(&client, step).await;
         assert_eq!(
             differences(&app, &client, &both).await,
             Vec::<String>::new(),
@@ -186,20 +173,17 @@ async fn issue_15_the_gift_rollup_equals_a_full_recount_after_every_kind_of_chan
         );
     }
     // A whole mailing goes: its rows with it, and nothing else moves.
-    exec(
-        &app,
+    app.exec_in(
         &client,
         &format!("delete from mailings where id = {summer}"),
     )
     .await;
-    let mut tx = app.tenancy.begin(&client).await.unwrap();
-    let left: i64 =
-        sqlx::query_scalar("select count(*) from mailing_gift_rollups where mailing_id <> $1")
-            .bind(spring)
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap();
-    tx.commit().await.unwrap();
+    let left = app
+        .scalar_in(
+            &client,
+            &format!("select count(*) from mailing_gift_rollups where mailing_id <> {spring}"),
+        )
+        .await;
     assert_eq!(left, 0);
     assert_eq!(
         differences(&app, &client, &[spring]).await,

@@ -8,13 +8,13 @@ use std::time::Duration;
 use tenancy::{Client, ClientShort};
 
 impl TestApp {
-    /// Runs one SQL statement in the client's schema and commits it (fixtures and changes made behind the api).
+    /// Runs SQL statements in the client's schema and commits them (fixtures and changes made behind the api).
     pub async fn exec_in(&self, client: &Client, sql: &str) {
         let mut tx = self.tenancy.begin(client).await.unwrap();
-        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
             .execute(&mut *tx)
             .await
-            .unwrap();
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
         tx.commit().await.unwrap();
     }
 
