@@ -5,6 +5,12 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA="$ROOT/.data"
 mkdir -p "$DATA"
+# The debug binaries (in CARGO_TARGET_DIR when that is set).
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
+
+# The api, worker and SMTP sink, unless the caller built them already: scripts/test builds them once and sets
+# COMPASS_PREBUILT, so that a step running beside a cargo command does not queue behind its lock on the target.
+build_binaries() { [ -n "${COMPASS_PREBUILT:-}" ] || cargo build -q --bin api --bin worker --bin smtp-sink; }
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

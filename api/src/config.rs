@@ -1,7 +1,7 @@
 use clap::Args;
 use std::fmt;
 use std::path::PathBuf;
-use worker::secret::{redact_url, Secret};
+use telemetry::secret::{redact_url, Secret};
 
 /// Everything the server reads from its environment. Shared by every subcommand that touches the database.
 /// `Debug` shows no secret: keys are [`Secret`]s and URLs lose their passwords.
@@ -73,7 +73,7 @@ pub struct Settings {
     #[arg(
         long,
         env = "MAIL_FROM_ADDRESS",
-        default_value = worker::DEFAULT_MAIL_FROM_ADDRESS
+        default_value = mail::DEFAULT_MAIL_FROM_ADDRESS
     )]
     pub mail_from_address: String,
     #[arg(long, env = "MAIL_FROM_NAME", default_value = "Compass")]
@@ -103,6 +103,13 @@ pub struct Settings {
     /// address the account has not signed in from has to wait (1 s, doubling up to 5 minutes); 0 turns it off.
     #[arg(long, env = "AUTH_ACCOUNT_FAILURES_BEFORE_DELAY", default_value_t = 20)]
     pub auth_account_failures_before_delay: u32,
+    /// Registrations per client address per hour; 0 turns the limit off. A registration answers whether an
+    /// e-mail has an account, so asking must stay slow.
+    #[arg(long, env = "REGISTRATIONS_PER_ADDRESS_PER_HOUR", default_value_t = 5)]
+    pub registrations_per_address_per_hour: u32,
+    /// Registrations naming one e-mail address per hour, from every client address; 0 turns the limit off.
+    #[arg(long, env = "REGISTRATIONS_PER_EMAIL_PER_HOUR", default_value_t = 3)]
+    pub registrations_per_email_per_hour: u32,
     /// Reverse proxies whose `X-Forwarded-For` is believed: comma-separated addresses or CIDR networks.
     #[arg(long, env = "TRUSTED_PROXIES", default_value = "")]
     pub trusted_proxies: crate::identity::address::TrustedProxies,
@@ -153,6 +160,14 @@ impl fmt::Debug for Settings {
             .field(
                 "auth_account_failures_before_delay",
                 &self.auth_account_failures_before_delay,
+            )
+            .field(
+                "registrations_per_address_per_hour",
+                &self.registrations_per_address_per_hour,
+            )
+            .field(
+                "registrations_per_email_per_hour",
+                &self.registrations_per_email_per_hour,
             )
             .field("trusted_proxies", &self.trusted_proxies)
             .field("dev_log_codes", &self.dev_log_codes)

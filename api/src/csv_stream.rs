@@ -53,7 +53,7 @@ pub fn body<const N: usize, F, Fut, E>(header: [&str; N], produce: F) -> Body
 where
     F: FnOnce(Rows) -> Fut + Send + 'static,
     Fut: Future<Output = Result<Rows, E>> + Send,
-    E: std::fmt::Display + Send,
+    E: std::error::Error + Send + Sync + 'static,
 {
     let (sender, receiver) = mpsc::channel::<Chunk>(8);
     let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
@@ -71,8 +71,8 @@ where
                 rows.flush().await;
             }
             Err(e) => {
-                tracing::error!(error = %e, "csv export failed");
-                let _ = failed.send(Err(std::io::Error::other(e.to_string()))).await;
+                tracing::error!(error = %telemetry::Chain(&e), "csv export failed");
+                let _ = failed.send(Err(std::io::Error::other(e))).await;
             }
         }
     });
@@ -102,29 +102,4 @@ impl poem::IntoResponse for StreamedText {
     }
 }
 
-/// Spreadsheet programs run cells that start with = + - @ (or a tab or carriage return) as formulas; a leading
-/// apostrophe makes them plain text (OWASP's advice against CSV injection).
-pub fn neutralise_formula(cell: &str) -> String {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{cell}")
-    } else {
-        cell.to_owned()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::neutralise_formula;
-
-    #[test]
-    fn cells_that_spreadsheets_would_run_are_made_text() {
-        assert_eq!(
-            neutralise_formula("=HYPERLINK(\"x\")"),
-            "'=HYPERLINK(\"x\")"
-        );
-        assert_eq!(neutralise_formula("+1"), "'+1");
-        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(neutralise_formula("-2"), "'-2");
-        assert_eq!(neutralise_formula("Ann"), "Ann");
-    }
-}
+pub use store::cells::neutralise_formula;

@@ -1,8 +1,12 @@
 //! The demo client the run command creates: realistic contacts, origin codes and lists, made set-based in SQL.
 
 mod experiment;
+mod giving;
 mod media;
 mod programme;
+
+use giving::seed_gifts;
+pub(crate) use giving::state_and_zip;
 
 use crate::error::ApiError;
 use tenancy::{Client, ClientShort, Tenancy};
@@ -146,105 +150,6 @@ async fn seed_forms(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
 /// Three roles and two of the client's own users: one enabled with a role, one who registered and verified
 /// their e-mail and now waits for an administrator (Manage Users). Their passwords are random: they would use
 /// "Request a reset" to sign in.
-/// Two years of giving, set-based: a third of the contacts give; days cluster at month ends and more at quarter
-/// ends; a sixth of the gifts are monthly recurring; about 1% are refunded; three gifts in four carry a refcode
-/// (one per demo mailing and form, tied to it, plus ad, SMS and homepage codes). Idempotent.
-async fn seed_gifts(tx: &mut tenancy::TenantTx, gifts: i64) -> Result<(), ApiError> {
-    let existing: i64 = sqlx::query_scalar("select count(*) from contributions")
-        .fetch_one(&mut **tx)
-        .await?;
-    if existing > 0 || gifts <= 0 {
-        return Ok(());
-    }
-    sqlx::query(
-        "insert into source_codes (code, parsed, channel, code_date, campaign, variant, mailing_id)
-         select 'em_' || to_char(coalesce(m.send_time, m.created), 'YYYYMMDD') || '_' || m.id || '_a', true, 'em',
-                coalesce(m.send_time, m.created)::date, m.id::text, 'a', m.id
-         from mailings m
-         on conflict (code) do nothing",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "insert into source_codes (code, parsed, channel, code_date, campaign, variant, form_id)
-         select 'web_' || to_char(f.created, 'YYYYMMDD') || '_form' || f.id || '_a', true, 'web', f.created::date,
-                'form' || f.id, 'a', f.id
-         from forms f
-         on conflict (code) do nothing",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "insert into source_codes (code, parsed, channel, code_date, campaign, variant) values
-           ('fb_20250901_persuasion_a', true, 'fb', '2025-09-01', 'persuasion', 'a'),
-           ('fb_20260115_match_b', true, 'fb', '2026-01-15', 'match', 'b'),
-           ('sms_20251015_gotv_a', true, 'sms', '2025-10-15', 'gotv', 'a'),
-           ('ggl_20250601_brand_a', true, 'ggl', '2025-06-01', 'brand', 'a')
-         on conflict (code) do nothing",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "insert into source_codes (code, parsed) values ('homepage', false), ('footer-link', false)
-         on conflict (code) do nothing",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        // Donors are numbered and joined by number: indexing an array of every donor's id copied the whole array
-        // for each gift, which made a 3,000,000-gift seed run for hours.
-        "with donors as (select id, row_number() over (order by id) as k from contacts where id % 3 = 0),
-              donor_count as (select count(*) as n from donors),
-              codes as (select array_agg(id order by id) ids from source_codes),
-              raw as (
-                  select g, (g * 2654435761::bigint) % 1000003 as h,
-                         (current_date - ((g * 7919) % 730)::int) as d
-                  from generate_series(1, $1::bigint) g),
-              dated as (
-                  select g, h,
-                         case when h % 9 = 0 and extract(month from d)::int % 3 = 0
-                                   then (date_trunc('quarter', d) + interval '3 months - 1 day')::date
-                              when h % 4 = 0
-                                   then (date_trunc('month', d) + interval '1 month - 1 day')::date - (h % 3)::int
-                              else d end as day
-                  from raw),
-              shaped as (
-                  select g, h, least(day, current_date) as day,
-                         g % 6 = 0 as recurring,
-                         (array[5, 10, 10, 15, 25, 25, 25, 27, 35, 50, 50, 100, 100, 250, 500, 1000, 25])
-                             [1 + (h / 7) % 17]::numeric as ladder
-                  from dated)
-         insert into contributions (
-             platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email, first_name, last_name,
-             recurring_months, recurrence_number, refcode, source_code_id, fundraising_page, refund_id,
-             refunded_at, mobile, express_signup, mailing_id, attribution)
-         select 'actblue', 'demo-' || s.g, 'AB' || (s.g - (s.g % 20 = 1)::int),
-                least((s.day + make_interval(secs => (s.h * 37) % 86400)) at time zone 'America/New_York', now()),
-                a.amount, round(a.amount * 0.0395, 2), c.id, c.email, c.first_name, c.last_name,
-                case when s.recurring then 0 end, case when s.recurring then 1 + (s.g / 6) % 24 end,
-                sc.code, sc.id, case when s.h % 2 = 0 then 'main-donate' else 'quarter-end' end,
-                case when s.g % 97 = 0 then 'RF' || s.g end,
-                case when s.g % 97 = 0 then s.day + 3 end,
-                s.h % 5 < 3, s.h % 7 = 0, sc.mailing_id,
-                case when sc.mailing_id is not null then 'refcode' else 'none' end
-         from shaped s
-         cross join donor_count dc
-         cross join codes cd
-         cross join lateral (select case when s.recurring then (array[10, 15, 25])[1 + s.h % 3]::numeric
-                                         else s.ladder end as amount) a
-         join donors dn on dn.k = 1 + (s.h * 31) % dc.n
-         join contacts c on c.id = dn.id
-         left join source_codes sc on s.h % 4 <> 0 and sc.id = cd.ids[1 + (s.g * 13) % cardinality(cd.ids)]
-         -- In the order gifts arrive (exports and webhooks come in time order), so a month's gifts sit together
-         -- on disk as they do for a real client; a random order would make every date range read the whole table.
-         order by 4",
-    )
-    .bind(gifts)
-    .execute(&mut **tx)
-    .await?;
-    analyze(tx, "contributions").await
-}
-
 async fn seed_people(tx: &mut tenancy::TenantTx) -> Result<(), ApiError> {
     let existing: i64 = sqlx::query_scalar("select count(*) from roles")
         .fetch_one(&mut **tx)

@@ -6,9 +6,10 @@
 
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
-use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, Registry};
+use poem_openapi::registry::{MetaHeader, MetaMediaType, MetaResponse, MetaResponses, Registry};
 use poem_openapi::types::Type;
 use poem_openapi::{ApiResponse, Object};
+use telemetry::Chain;
 use thiserror::Error;
 
 /// The body of every error answer.
@@ -31,6 +32,9 @@ pub enum ApiError {
     Conflict(String),
     #[error("{0}")]
     TooManyRequests(String),
+    /// 429 with `Retry-After`: the server is busy (a queue is full) or the caller must wait this many seconds.
+    #[error("{message}")]
+    RetryLater { message: String, after_secs: u64 },
     #[error("{0}")]
     Unavailable(String),
     /// The cause goes to the log, with its chain, when the answer is made; never to the caller.
@@ -46,7 +50,7 @@ impl ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyRequests(_) | Self::RetryLater { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -103,7 +107,7 @@ impl From<sqlx::Error> for ApiError {
         match taken {
             Some((_, message)) => Self::Conflict((*message).to_owned()),
             None if database_unreachable(&e) => {
-                tracing::error!(error = %e, "database unavailable");
+                tracing::error!(error = %Chain(&e), "database unavailable");
                 Self::Unavailable(DATABASE_UNAVAILABLE.to_owned())
             }
             None => Self::internal(e),
@@ -130,7 +134,7 @@ impl From<worker::JobError> for ApiError {
     fn from(e: worker::JobError) -> Self {
         match e {
             worker::JobError::Queue(_) => {
-                tracing::error!(error = %e, "job queue unavailable");
+                tracing::error!(error = %Chain(&e), "job queue unavailable");
                 Self::Unavailable("The job queue is unavailable; try again shortly".to_owned())
             }
             other => Self::internal(other),
@@ -147,20 +151,33 @@ impl poem::error::ResponseError for ApiError {
         if let Self::Internal(cause) = self {
             tracing::error!(error = %Chain(cause.as_ref()), "internal error");
         }
-        json_message(ApiError::status(self), &self.to_string())
+        let response = json_message(ApiError::status(self), &self.to_string());
+        match self {
+            Self::RetryLater { after_secs, .. } => response
+                .with_header(poem::http::header::RETRY_AFTER, after_secs.to_string())
+                .into_response(),
+            _ => response,
+        }
     }
 }
 
 /// Lists the error answers in the OpenAPI document so generated clients know their shape.
 impl ApiResponse for ApiError {
     fn meta() -> MetaResponses {
-        let errors: [(u16, &'static str); 7] = [
+        // 413 and 415 come from the body limit and from poem-openapi's payload parsing, before any handler runs;
+        // they are listed for every operation, as the rest are, since a caller can meet them on any of them.
+        let errors: [(u16, &'static str); 9] = [
             (400, "The request is malformed or invalid"),
             (401, "Missing, invalid or expired token"),
             (403, "Not allowed for this user or client"),
             (404, "Not found"),
             (409, "Conflicts with existing data"),
-            (429, "Too many requests from this address"),
+            (413, "The body is larger than this operation takes"),
+            (
+                415,
+                "The body's Content-Type is missing or not one this operation takes",
+            ),
+            (429, "Too many requests, or too many at once: retry later"),
             (503, "A service the api needs is unavailable"),
         ];
         MetaResponses {
@@ -174,7 +191,19 @@ impl ApiResponse for ApiError {
                         content_type: "application/json; charset=utf-8",
                         schema: ErrorMessage::schema_ref(),
                     }],
-                    headers: vec![],
+                    headers: if status == 429 {
+                        vec![MetaHeader {
+                            name: "Retry-After".to_owned(),
+                            description: Some(
+                                "Seconds to wait before retrying, when the server says".to_owned(),
+                            ),
+                            required: false,
+                            deprecated: false,
+                            schema: u64::schema_ref(),
+                        }]
+                    } else {
+                        vec![]
+                    },
                 })
                 .collect(),
         }
@@ -182,21 +211,6 @@ impl ApiResponse for ApiError {
 
     fn register(registry: &mut Registry) {
         ErrorMessage::register(registry);
-    }
-}
-
-/// An error and its sources, `outer: inner: innermost`.
-struct Chain<'a>(&'a (dyn std::error::Error + 'static));
-
-impl std::fmt::Display for Chain<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
-        let mut next = self.0.source();
-        while let Some(e) = next {
-            write!(f, ": {e}")?;
-            next = e.source();
-        }
-        Ok(())
     }
 }
 
@@ -228,6 +242,20 @@ pub async fn render(err: poem::Error) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_later_is_a_429_saying_how_long_to_wait() {
+        let busy = ApiError::RetryLater {
+            message: "Busy".to_owned(),
+            after_secs: 5,
+        };
+        let response = poem::error::ResponseError::as_response(&busy);
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            response.headers().get(poem::http::header::RETRY_AFTER),
+            Some(&poem::http::HeaderValue::from_static("5"))
+        );
+    }
 
     #[test]
     fn a_database_out_of_reach_answers_503_and_any_other_database_error_500() {

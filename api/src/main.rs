@@ -88,7 +88,7 @@ enum UsersCommand {
         #[arg(long)]
         email: String,
         #[arg(long, env = "COMPASS_USER_PASSWORD", hide_env_values = true)]
-        password: worker::secret::Secret,
+        password: telemetry::secret::Secret,
         #[arg(long, default_value = "")]
         first: String,
         #[arg(long, default_value = "")]
@@ -106,7 +106,7 @@ enum UsersCommand {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    worker::init_tracing();
+    telemetry::init_tracing();
     let cli = Cli::parse();
     let command = match cli.command {
         Some(c) => c,

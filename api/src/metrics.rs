@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 const REQUESTS: &str = "compass_http_requests_total";
-const LATENCY: &str = worker::metrics::HTTP_LATENCY;
+const LATENCY: &str = telemetry::metrics::HTTP_LATENCY;
 
 /// Installs the recorder; call once at start so the first request is counted too.
 pub fn install() {
-    let _ = worker::metrics::handle();
+    let _ = telemetry::metrics::handle();
 }
 
 /// Counts one api request and its latency, by operation and status.
@@ -54,7 +54,7 @@ pub fn endpoint(req: &Request) -> Response {
             return StatusCode::UNAUTHORIZED.into_response();
         }
     }
-    let body = worker::metrics::render();
+    let body = telemetry::metrics::render();
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(body)

@@ -123,7 +123,7 @@ impl PublicForms {
             .count(&format!("form:{}:{ip}", action.as_str()), RATE_WINDOW_SECS)
             .await
             .map_err(|e| {
-                tracing::error!(error = %e, "rate limit store unavailable");
+                tracing::error!(error = %telemetry::Chain(&e), "rate limit store unavailable");
                 ApiError::Unavailable("This form is unavailable; try again shortly".to_owned())
             })?;
         if count > limit {
@@ -156,7 +156,7 @@ impl PublicForms {
         }
         for (client_id, forms) in by_client {
             if let Err(e) = write_views(tenancy, client_id, &forms).await {
-                tracing::warn!(client_id, error = %e, "view counts not written; will retry");
+                tracing::warn!(client_id, error = %telemetry::Chain(&e), "view counts not written; will retry");
                 if let Ok(mut views) = self.views.lock() {
                     for (form, n) in forms {
                         *views.entry((client_id, form)).or_insert(0) += n;

@@ -1,6 +1,10 @@
 //! `GET /readyz`: whether this process can serve now — the database answers, Redis answers, and every schema
 //! holds this build's migrations. 200 when all three hold, 503 otherwise; the body names each check, so a load
 //! balancer or an operator sees which one failed. `/healthz` stays the liveness check.
+//!
+//! The body also says how many workers on the api's queue beat in the last 15 s (`workers`, `liveWorkers`). That
+//! check does not make the api unready: the api still serves everything but jobs, and its pages are what tell
+//! users that no worker runs; each worker's own `/readyz` fails when its queue poll stalls.
 
 use poem::http::StatusCode;
 use poem::web::Data;
@@ -17,14 +21,27 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 pub struct Readiness {
     tenancy: Tenancy,
     redis: redis::Client,
+    /// The job queue whose workers count.
+    queue: String,
 }
 
 impl Readiness {
-    pub fn new(tenancy: Tenancy, redis_url: &str) -> Result<Arc<Self>, redis::RedisError> {
+    pub fn new(
+        tenancy: Tenancy,
+        redis_url: &str,
+        queue: &str,
+    ) -> Result<Arc<Self>, redis::RedisError> {
         Ok(Arc::new(Self {
             tenancy,
             redis: redis::Client::open(redis_url)?,
+            queue: queue.to_owned(),
         }))
+    }
+
+    /// `None` when the database could not say.
+    async fn live_workers(&self) -> Option<i64> {
+        let count = worker::liveness::live_workers(&self.tenancy, &self.queue);
+        tokio::time::timeout(CHECK_TIMEOUT, count).await.ok()?.ok()
     }
 
     async fn redis_answers(&self) -> bool {
@@ -52,15 +69,21 @@ impl Readiness {
 
 #[handler]
 pub async fn readyz(Data(readiness): Data<&Arc<Readiness>>) -> Response {
-    let (database, redis, migrations) = tokio::join!(
+    let (database, redis, migrations, workers) = tokio::join!(
         readiness.database_answers(),
         readiness.redis_answers(),
-        readiness.migrations_current()
+        readiness.migrations_current(),
+        readiness.live_workers()
     );
     let word = |ok: bool| if ok { "ok" } else { "unreachable" };
     let migrations_word = match migrations {
         Some(true) => "ok",
         Some(false) => "pending",
+        None => "unknown",
+    };
+    let workers_word = match workers {
+        Some(0) => "none live",
+        Some(_) => "ok",
         None => "unknown",
     };
     let ready = database && redis && migrations == Some(true);
@@ -70,7 +93,9 @@ pub async fn readyz(Data(readiness): Data<&Arc<Readiness>>) -> Response {
             "database": word(database),
             "redis": word(redis),
             "migrations": migrations_word,
-        }
+            "workers": workers_word,
+        },
+        "liveWorkers": workers.unwrap_or(0),
     });
     Response::builder()
         .status(if ready {

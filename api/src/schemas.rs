@@ -18,6 +18,9 @@ pub enum JobStatus {
 pub struct JobUser {
     #[oai(nullable)]
     pub id: Option<i64>,
+    /// `universal` or `client`: ids of the two kinds of user are counted apart.
+    #[oai(nullable)]
+    pub kind: Option<String>,
 }
 
 /// What a finished job reports.
@@ -56,6 +59,25 @@ pub struct Job {
     pub result: Option<JobResult>,
     #[oai(nullable)]
     pub error: Option<String>,
+    /// Queued for more than 10 s while no worker on the queue beat in the last 15 s: the UI says "Waiting for a
+    /// worker (none is running)" instead of a silent 0 %. It runs once a worker is back.
+    #[oai(default, rename = "waitingForWorker")]
+    pub waiting_for_worker: bool,
+}
+
+/// How long a job waits in the queue before "waiting for a worker" can be said of it.
+const WAITING_AFTER: chrono::TimeDelta = chrono::TimeDelta::seconds(10);
+
+impl Job {
+    /// The job as answered when `live_workers` workers are live on its queue.
+    pub fn with_workers(row: JobRow, live_workers: i64) -> Self {
+        let waiting =
+            live_workers == 0 && row.status == "queued" && Utc::now() - row.updated > WAITING_AFTER;
+        Self {
+            waiting_for_worker: waiting,
+            ..row.into()
+        }
+    }
 }
 
 impl From<JobRow> for Job {
@@ -77,7 +99,10 @@ impl From<JobRow> for Job {
             success: row.success,
             created: row.created,
             updated: row.updated,
-            user: JobUser { id: row.user_id },
+            user: JobUser {
+                id: row.user_id,
+                kind: row.user_kind,
+            },
             result: row.result.map(|r| {
                 let r = r.0;
                 JobResult {
@@ -88,6 +113,7 @@ impl From<JobRow> for Job {
                 }
             }),
             error: row.error,
+            waiting_for_worker: false,
         }
     }
 }
@@ -106,4 +132,14 @@ pub struct OriginCode {
     pub name: String,
     /// Same as name; select widgets read `label`.
     pub label: String,
+}
+
+impl From<store::origin_codes::Code> for OriginCode {
+    fn from(code: store::origin_codes::Code) -> Self {
+        Self {
+            id: code.id,
+            label: code.name.clone(),
+            name: code.name,
+        }
+    }
 }

@@ -94,11 +94,12 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
                     // Every submission of the batch gets the batch's answer: 503 while the database is away.
                     let message = e.to_string();
                     let unavailable = matches!(e, ApiError::Unavailable(_));
+                    let cause = Arc::new(e);
                     for item in items {
                         let _ = item.reply.send(Err(if unavailable {
                             ApiError::Unavailable(message.clone())
                         } else {
-                            ApiError::internal(message.clone())
+                            ApiError::internal(Arc::clone(&cause))
                         }));
                     }
                 }

@@ -36,7 +36,7 @@ pub enum StartupError {
     #[error("sealing authenticator secrets: {0}")]
     Totp(#[from] crate::identity::totp::SealPlaintextError),
     #[error(transparent)]
-    Mail(#[from] worker::mail::MailError),
+    Mail(#[from] mail::MailError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -65,7 +65,7 @@ impl Application {
         let redis = redis::Client::open(settings.redis_url.as_str())?
             .get_connection_manager()
             .await?;
-        let mailer = worker::mail::Mailer::from_url(&settings.smtp_url, 4)?;
+        let mailer = mail::Mailer::from_url(&settings.smtp_url, 4)?;
         let nonempty = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
         let sms: Option<Arc<dyn SmsGateway>> = match nonempty(&settings.sms_gateway_url) {
             Some(url) => Some(Arc::new(HttpGateway::new(
@@ -88,9 +88,14 @@ impl Application {
                 settings.form_submits_per_minute,
             ),
             signups: SignupWriter::start(tenancy.clone(), 4),
-            gifts: crate::actblue_webhook::GiftWriter::start(tenancy.clone(), 2),
+            // The webhook's share of the pool: a quarter, one or two connections; the rest stays for everything else.
+            gifts: crate::actblue_webhook::GiftWriter::start(
+                tenancy.clone(),
+                (settings.database_pool_size as usize / 4).clamp(1, 2),
+            ),
+            webhook_gate: Default::default(),
             mailer: mailer.clone(),
-            links: worker::mail::links::LinkSigner::new(keys.tracking(), &settings.public_url),
+            links: mail::links::LinkSigner::new(keys.tracking(), &settings.public_url),
             tracking: crate::tracking::EventBuffer::default(),
             provider_name: settings.provider_name.clone(),
             google: nonempty(&settings.google_client_id).map(|id| {
@@ -115,6 +120,10 @@ impl Application {
                 settings.auth_attempts_per_address,
                 settings.auth_account_failures_before_delay,
                 settings.auth_limit_window_seconds,
+            )
+            .with_registration_limits(
+                settings.registrations_per_address_per_hour,
+                settings.registrations_per_email_per_hour,
             ),
             totp,
             trusted_proxies: settings.trusted_proxies.clone(),
@@ -122,7 +131,7 @@ impl Application {
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()
             .await?;
-        let readiness = Readiness::new(tenancy.clone(), &settings.redis_url)?;
+        let readiness = Readiness::new(tenancy.clone(), &settings.redis_url, &settings.job_queue)?;
         let port = acceptor
             .local_addr()
             .first()
@@ -187,6 +196,7 @@ pub fn app(
             .with(BodyLimit::new(
                 settings.max_body_bytes,
                 settings.max_upload_bytes,
+                crate::body_limit::UploadOperations::of::<routes::Apis>(),
             ))
             .around(api_headers)
             .around(crate::metrics::record),

@@ -16,8 +16,10 @@ pub struct AppState {
     pub public: PublicForms,
     pub signups: SignupWriter,
     pub gifts: crate::actblue_webhook::GiftWriter,
-    pub mailer: worker::mail::Mailer,
-    pub links: worker::mail::links::LinkSigner,
+    /// The ActBlue webhook's credential checks (verified credentials remembered briefly, hashing bounded).
+    pub webhook_gate: crate::actblue_webhook::Gate,
+    pub mailer: mail::Mailer,
+    pub links: mail::links::LinkSigner,
     pub tracking: crate::tracking::EventBuffer,
     pub provider_name: String,
     /// The Google client id and the verifier of Google ID tokens, when Google sign-in is configured.

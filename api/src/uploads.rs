@@ -68,7 +68,7 @@ pub async fn store(
 pub async fn store_and_enqueue(
     state: &SharedState,
     mut tx: TenantTx,
-    user: i64,
+    user: worker::JobOwner,
     upload: Upload,
     allow_txt: bool,
     job: impl FnOnce(i64, String) -> JobKind,
@@ -81,7 +81,7 @@ pub async fn store_and_enqueue(
 pub async fn enqueue(
     state: &SharedState,
     tx: TenantTx,
-    user: i64,
+    user: worker::JobOwner,
     kind: JobKind,
 ) -> Result<JobAccepted, ApiError> {
     let row = state.queue.enqueue(tx, Some(user), &kind).await?;

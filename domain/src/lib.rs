@@ -8,6 +8,7 @@ mod status;
 mod stored_name;
 mod two_factor;
 mod user_kind;
+pub mod when;
 
 pub use email::{Email, InvalidEmail};
 pub use list_name::{InvalidListName, ListName, LIST_NAME_MAX};

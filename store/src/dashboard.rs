@@ -1,6 +1,6 @@
 //! The dashboard: one function per tile, each one set-based statement, all read in one transaction by the
 //! dashboard request. Money figures read the day rollup (`contribution_days`) and first gifts (`donor_firsts`);
-//! the README's "Dashboard" section defines each figure. Tiles of other areas (projection pacing, running
+//! the docs/dashboard.md section defines each figure. Tiles of other areas (projection pacing, running
 //! experiments) are slots the api fills when their data exists.
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -131,21 +131,16 @@ pub struct RecentMailing {
     pub rpm: String,
 }
 
-/// The five mailings whose send started last, with delivered (from `mailing_rollups`), revenue (net) and RPM.
+/// The five mailings whose send started last, with delivered, revenue (net) and RPM by the one definition
+/// (`mailing_email_figures`, docs/metrics.md).
 pub async fn last_mailings(conn: &mut PgConnection) -> Result<Vec<RecentMailing>, sqlx::Error> {
-    sqlx::query_as::<_, RecentMailing>(sqlx::AssertSqlSafe(format!(
-        "select m.id, m.name, m.send_attempt as sent, r.delivered,
-                v.revenue::numeric(20, 2)::text as revenue,
-                (case when r.delivered > 0 then round(v.revenue * 1000 / r.delivered, 2) else 0 end)
-                    ::numeric(20, 2)::text as rpm
+    sqlx::query_as::<_, RecentMailing>(
+        "select m.id, m.name, m.send_attempt as sent, f.delivered, f.revenue::text as revenue, f.rpm::text as rpm
          from (select * from mailings where send_attempt is not null
                order by send_attempt desc, id desc limit 5) m
-         cross join lateral (select coalesce(sum(x.delivered), 0)::bigint as delivered from mailing_rollups x
-                             where x.mailing_id = m.id) r
-         cross join lateral (select coalesce(sum({NET}), 0) as revenue from contributions c
-                             where c.mailing_id = m.id) v
-         order by m.send_attempt desc, m.id desc"
-    )))
+         cross join lateral mailing_email_figures(m.id) f
+         order by m.send_attempt desc, m.id desc",
+    )
     .fetch_all(conn)
     .await
 }
@@ -201,8 +196,12 @@ pub struct Alert {
 }
 
 /// A bounce spike (a mailing started in the last 7 days with at least 20 recipients and 5 % or more bounced), a
-/// paused mailing, a job that failed in the last 24 hours.
-pub async fn alerts(conn: &mut PgConnection) -> Result<Vec<Alert>, sqlx::Error> {
+/// paused mailing, a job that failed in the last 24 hours. `job_owner` (id, kind) keeps only that user's failed
+/// jobs; `None` keeps everyone's.
+pub async fn alerts(
+    conn: &mut PgConnection,
+    job_owner: Option<(i64, &str)>,
+) -> Result<Vec<Alert>, sqlx::Error> {
     sqlx::query_as::<_, Alert>(
         "select kind, message, link from (
              select 1 as ord, m.send_attempt as at, 'bounce-spike' as kind,
@@ -223,9 +222,19 @@ pub async fn alerts(conn: &mut PgConnection) -> Result<Vec<Alert>, sqlx::Error> 
              select 3, j.updated, 'failed-job', format('%s failed: %s', j.label, coalesce(j.error, 'no reason given')),
                     '/jobs'
              from jobs j where j.status = 'done' and j.success = false and j.updated >= now() - interval '24 hours'
+               and ($1::bigint is null or (j.user_id = $1 and j.user_kind = $2))
          ) a
          order by ord, at desc limit 20",
     )
+    .bind(job_owner.map(|o| o.0))
+    .bind(job_owner.map(|o| o.1))
     .fetch_all(conn)
     .await
+}
+
+/// The client's today and its time zone.
+pub async fn today(conn: &mut PgConnection) -> Result<(NaiveDate, String), sqlx::Error> {
+    sqlx::query_as("select client_today(), time_zone from app_settings")
+        .fetch_one(conn)
+        .await
 }

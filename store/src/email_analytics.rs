@@ -1,6 +1,6 @@
 //! Programme analytics (Email › E-mail Analytics): send figures read from the rollup `email_stat_days` (kept by
-//! triggers on mailing_recipients and mailing_events), external mailings, attributed e-mail revenue and the list's
-//! size. Every figure is defined in the README's "E-mail analytics"; days are the client's. The list figures
+//! triggers on mailing_recipients and mailing_events), external mailings, e-mail revenue and RPM (`email_revenue`,
+//! the one definition: by send date, docs/metrics.md) plus external mailings', and the list's size. Every figure is defined in the docs/email-analytics.md; days are the client's. The list figures
 //! (subscribed, new subscribers, active) come from the rollup `email_list_days` (module `list`).
 
 mod list;
@@ -116,11 +116,7 @@ pub async fn periods(
              from p join external_mailings e on e.sent_on between p.start and p.last
              group by p.start
          ),
-         f as (
-             select p.start, p.last,
-                    client_day_start(p.start) as lo, client_day_start(p.last + 1) as hi
-             from p
-         ),
+         f as (select p.start, p.last from p),
          t as (
              select f.start, f.last,
                     (select coalesce(sum(d.joined - d.left_count), 0) from email_list_days d where d.day <= f.last)
@@ -129,18 +125,16 @@ pub async fn periods(
                      where d.day between f.start and f.last)::bigint as new_subscribers,
                     (select coalesce(sum(d.active), 0) from email_list_days d where d.day <= f.last)::bigint
                       as active,
-                    (select coalesce(sum(c.amount), 0) from contributions c
-                     where c.mailing_id is not null and c.amount > 0
-                       and c.refunded_at is null and c.refund_id is null
-                       and c.paid_at >= f.lo and c.paid_at < f.hi) as own_revenue,
+                    e.revenue as own_revenue, e.delivered as own_delivered,
                     coalesce(r.sent, 0) + coalesce(x.sent, 0) as sent,
                     coalesce(r.delivered, 0) + coalesce(x.delivered, 0) as delivered,
                     coalesce(r.bounced, 0) + coalesce(x.bounced, 0) as bounces,
                     coalesce(r.opened, 0) + coalesce(x.opened, 0) as opened,
                     coalesce(r.clicked, 0) + coalesce(x.clicked, 0) as clicked,
                     coalesce(r.unsubscribed, 0) + coalesce(x.unsubscribed, 0) as unsubscribes,
-                    coalesce(x.revenue, 0) as external_revenue
-             from f left join r using (start) left join x using (start)
+                    coalesce(x.revenue, 0) as external_revenue, coalesce(x.delivered, 0) as external_delivered
+             from f cross join lateral email_revenue(f.start, f.last) e
+             left join r using (start) left join x using (start)
          )
          select start, last, subscribed, new_subscribers, unsubscribes::bigint, bounces::bigint,
                 active, ",
@@ -155,8 +149,9 @@ pub async fn periods(
         rate!("clicked", "delivered"),
         " as click_rate,
                 (own_revenue + external_revenue)::numeric(20, 2)::text as revenue,
-                case when delivered > 0
-                     then round((own_revenue + external_revenue) * 1000 / delivered, 2)::text end as rpm
+                case when own_delivered + external_delivered > 0
+                     then round((own_revenue + external_revenue) * 1000 / (own_delivered + external_delivered), 2)
+                            ::text end as rpm
          from t order by start"
     );
     sqlx::query_as(sql)

@@ -5,13 +5,16 @@
 //! gift credited to the giver's variant and segment (a giver who was not a recipient: variant A, the mailing's
 //! segment).
 //!
-//! Definitions (README "E-mail performance"):
+//! Definitions (docs/metrics.md):
 //! - recipients: rows frozen for the send; delivered: accepted by the receiving server and not bounced;
 //! - human opens: people who opened at least once (machine opens, by proxies and scanners, apart);
 //! - open rate = human opens ÷ recipients; click rate = clickers ÷ delivered;
 //! - gifts: attributed lines with a positive amount; revenue: their net (a refunded gift counts 0, a refund line
 //!   takes its amount away); average gift = revenue ÷ gifts; response rate = gifts ÷ delivered;
 //!   RPM = revenue ÷ delivered × 1000. A rate with a zero denominator is 0.
+//!
+//! The range's flights are `email_revenue_mailings` (docs/metrics.md › "E-mail revenue and RPM in a
+//! period"), so the range's total revenue and RPM are that period's e-mail revenue and RPM.
 
 use chrono::NaiveDate;
 use sqlx::PgConnection;
@@ -73,10 +76,9 @@ pub async fn flights(
 ) -> Result<Vec<FlightRow>, sqlx::Error> {
     sqlx::query_as(
         "with f as (
-             select m.id, m.name, client_day(m.send_attempt) as day, m.segment_id, m.list_id
-             from mailings m
-             where m.send_attempt is not null and ($3::bigint is null or m.id = $3)
-               and client_day(m.send_attempt) between $1 and $2),
+             select m.id, m.name, e.day, m.segment_id, m.list_id
+             from email_revenue_mailings($1, $2) e join mailings m on m.id = e.mailing_id
+             where $3::bigint is null or m.id = $3),
          ro as (
              select r.mailing_id, r.variant, r.segment_id, sum(r.recipients) as recipients,
                     sum(r.delivered) as delivered, sum(r.bounces) as bounces, sum(r.human_opens) as human_opens,
@@ -276,4 +278,28 @@ pub async fn flight_names(conn: &mut PgConnection) -> Result<Vec<(i64, String)>,
     )
     .fetch_all(conn)
     .await
+}
+
+/// The client's today.
+pub async fn today(conn: &mut PgConnection) -> Result<NaiveDate, sqlx::Error> {
+    sqlx::query_scalar("select client_today()")
+        .fetch_one(conn)
+        .await
+}
+
+/// The zone the flights' days are counted in (New York until the client sets one).
+pub async fn time_zone(conn: &mut PgConnection) -> Result<String, sqlx::Error> {
+    sqlx::query_scalar(
+        "select coalesce((select time_zone from app_settings limit 1), 'America/New_York')",
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Whether the mailing `id` was sent; None when there is no such mailing.
+pub async fn is_sent(conn: &mut PgConnection, id: i64) -> Result<Option<bool>, sqlx::Error> {
+    sqlx::query_scalar("select send_attempt is not null from mailings where id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
 }

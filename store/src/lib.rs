@@ -7,16 +7,43 @@
 //! Every function takes the caller's `&mut PgConnection`: a `tenancy::TenantTx` derefs to one whose search path
 //! is already the client's schema, so nothing here can name or reach another client.
 
+pub mod accounts;
+pub mod cells;
+pub mod contacts;
 pub mod dashboard;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
 pub mod flights;
+pub mod forms;
+pub mod like;
 pub mod lists;
 pub mod mailings;
 pub mod media;
+pub mod origin_codes;
 pub mod planning;
 pub mod projections;
 pub mod reports;
 pub mod revenue;
 pub mod segments;
+pub mod senders;
+pub mod settings;
+pub mod templates;
+pub mod universal_users;
+pub mod users;
+
+/// Deletes the row `id` of the client's table `table`; false when there was none. `table` is always a literal
+/// from the code, never input.
+pub async fn delete_by_id(
+    conn: &mut sqlx::PgConnection,
+    table: &'static str,
+    id: i64,
+) -> Result<bool, sqlx::Error> {
+    let gone = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "delete from {table} where id = $1"
+    )))
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(gone.rows_affected() > 0)
+}

@@ -68,7 +68,8 @@ pub async fn entries(
 }
 
 /// The figures of every month touching `from`–`to`. Planned = the revenue goals of the month's planned sends
-/// (made into drafts or not); actual = attributed e-mail revenue (README "Planning").
+/// (made into drafts or not); actual = the month's e-mail revenue, `email_revenue` (docs/metrics.md ›
+/// "E-mail revenue and RPM in a period").
 pub async fn months(
     conn: &mut PgConnection,
     from: NaiveDate,
@@ -78,14 +79,10 @@ pub async fn months(
         "select mo.month::date as month, g.revenue_goal::text as goal,
                 (select coalesce(sum(p.revenue_goal), 0) from planned_sends p
                  where p.send_date >= mo.month and p.send_date < mo.month + interval '1 month')::text as planned,
-                (select coalesce(sum(c.amount), 0) from contributions c
-                 where c.mailing_id is not null and c.amount > 0
-                   and c.refunded_at is null and c.refund_id is null
-                   and c.paid_at >= mo.month::timestamp at time zone s.time_zone
-                   and c.paid_at < (mo.month + interval '1 month') at time zone s.time_zone)::text as actual
+                e.revenue::text as actual
          from generate_series(date_trunc('month', $1::timestamp), date_trunc('month', $2::timestamp), interval '1 month')
               as mo (month)
-         cross join app_settings s
+         cross join lateral email_revenue(mo.month::date, (mo.month + interval '1 month' - interval '1 day')::date) e
          left join planning_months g on g.month = mo.month::date
          order by 1",
     )

@@ -27,17 +27,23 @@ pub(crate) struct ClientCache {
 
 impl Default for ClientCache {
     fn default() -> Self {
+        Self::with_ttl(CLIENT_CACHE_TTL)
+    }
+}
+
+impl ClientCache {
+    /// A cache whose entries live `ttl`; only tests pass anything but [`CLIENT_CACHE_TTL`], so that they watch an
+    /// entry expire without sleeping through the production lifetime.
+    pub(crate) fn with_ttl(ttl: Duration) -> Self {
         Self {
             entries: Cache::builder()
-                .time_to_live(CLIENT_CACHE_TTL)
+                .time_to_live(ttl)
                 .max_capacity(CLIENT_CACHE_CAPACITY)
                 .support_invalidation_closures()
                 .build(),
         }
     }
-}
 
-impl ClientCache {
     pub(crate) fn get(&self, key: &ClientKey) -> Option<Client> {
         self.entries.get(key)
     }

@@ -31,7 +31,7 @@ PSQL=(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres compass_mail_bench)
 calc() { python3 -c "print($1)"; }
 
 say "building release binaries"
-cargo build -q --release --bin api --bin worker --bin smtp-sink --example mail_floor -p worker -p api
+cargo build -q --release --bin api --bin worker --bin smtp-sink --example mail_floor -p worker -p api -p mail
 cargo build -q --release -p api --example form_load
 BIN="$ROOT/target/release"
 PIDS=()

@@ -4,7 +4,9 @@ import { defineConfig } from '@playwright/test';
 // browsers on these machines).
 export default defineConfig({
   testDir: './specs',
-  timeout: 60_000,
+  // A whole spec's budget. The test command runs the specs beside the Rust tests, the soak and the fuzz run on a
+  // 2-core machine, where a spec that takes 6 s alone has taken over 60 s.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

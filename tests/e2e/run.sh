@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real api, worker and local SMTP sink on a fresh database and a free port, creates two clients and a user,
 # runs the Playwright specs in Debian's Chromium, and stops everything. Arguments go to `playwright test` (a spec
-# file, --grep …). One run at a time: it recreates the compass_e2e database.
+# file, --grep …). One run at a time per database: it recreates E2E_DATABASE (default compass_e2e).
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -13,12 +13,16 @@ fi
 
 ensure_postgres
 ensure_redis
-fresh_database compass_e2e
-web_install
-(cd web && npm run -s build >/dev/null)
-cargo build -q --bin api --bin worker --bin smtp-sink
+E2E_DATABASE=${E2E_DATABASE:-compass_e2e}
+fresh_database "$E2E_DATABASE"
+# scripts/test builds the web beside the Rust build and sets COMPASS_WEB_BUILT.
+if [ -z "${COMPASS_WEB_BUILT:-}" ]; then
+  web_install
+  (cd web && npm run -s build >/dev/null)
+fi
+build_binaries
 
-export DATABASE_URL=$(pg_url compass_e2e)
+export DATABASE_URL=$(pg_url "$E2E_DATABASE")
 export REDIS_URL=$(redis_url)
 export JOB_QUEUE="compass-e2e-$$"
 export JWT_SECRET="e2e-secret-e2e-secret-e2e-secret-e2e"
@@ -35,9 +39,10 @@ export PUBLIC_URL="http://127.0.0.1:$PORT"
 export PROVIDER_NAME="Compass Test Agency"
 # Many sign-ins come from one address during the suite; the limits themselves are covered by the api tests.
 export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000 AUTH_ACCOUNT_FAILURES_BEFORE_DELAY=0
+export REGISTRATIONS_PER_ADDRESS_PER_HOUR=0 REGISTRATIONS_PER_EMAIL_PER_HOUR=0
 # Development mode: phone codes go to the log gateway, which writes them to the api log the specs read.
 export DEV_LOG_CODES=1 E2E_API_LOG="$DATA/e2e/api.log" RUST_LOG="${RUST_LOG:-info}"
-API="$ROOT/target/debug/api"
+API="$TARGET/api"
 
 "$API" migrate >/dev/null
 "$API" clients create --short e2e --name "E2E Campaign" >/dev/null
@@ -46,9 +51,9 @@ COMPASS_USER_PASSWORD="E2e-passw0rd" "$API" users create --email e2e@compass.tes
 
 LOG="$DATA/e2e"; mkdir -p "$LOG"
 rm -rf "$E2E_MAIL_DIR"; mkdir -p "$E2E_MAIL_DIR"
-"$ROOT/target/debug/smtp-sink" "$SMTP_PORT" "$E2E_MAIL_DIR" >"$LOG/smtp-sink.log" 2>&1 &
+"$TARGET/smtp-sink" "$SMTP_PORT" "$E2E_MAIL_DIR" >"$LOG/smtp-sink.log" 2>&1 &
 SINK_PID=$!
-env -u JWT_SECRET "$ROOT/target/debug/worker" >"$LOG/worker.log" 2>&1 &
+env -u JWT_SECRET "$TARGET/worker" >"$LOG/worker.log" 2>&1 &
 WORKER_PID=$!
 "$API" serve >"$LOG/api.log" 2>&1 &
 API_PID=$!

@@ -24,7 +24,8 @@ PIDS=()
 cleanup() {
   kill "${PIDS[@]}" 2>/dev/null || true
   wait 2>/dev/null || true
-  [ -n "${FPG_DIR:-}" ] && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -m immediate stop >/dev/null 2>&1 || true
+  [ -n "${FPG_DIR:-}" ] && (cd / && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -m immediate stop >/dev/null 2>&1) || true
+  [ -n "${FPG_OWN_DIR:-}" ] && rm -rf "$FPG_OWN_DIR"
   [ -n "${FREDIS_PORT:-}" ] && redis-cli -p "$FREDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -36,21 +37,24 @@ PG_AS=()
 start_private_postgres() { # start_private_postgres DIR: sets FPG_DIR, FPG_PORT
   FPG_DIR=$1; FPG_PORT=$(free_port)
   rm -rf "$FPG_DIR"; mkdir -p "$FPG_DIR"
-  # initdb refuses to run as root: the cluster belongs to the postgres system user then.
+  # initdb refuses to run as root: the cluster belongs to the postgres system user then, in a directory of its
+  # own under /tmp, because the checkout may sit where that user cannot go (a clone in a private temp directory).
   if [ "$(id -u)" = 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --home "$FPG_DIR" postgres
+    id postgres >/dev/null 2>&1 || useradd --system --home /tmp postgres
     PG_AS=(runuser -u postgres --)
+    FPG_DIR=$(mktemp -d /tmp/compass-faults-pg.XXXXXX)
+    FPG_OWN_DIR=$FPG_DIR
     chown postgres "$FPG_DIR"
   fi
-  "${PG_AS[@]}" "$PG_BIN/initdb" -D "$FPG_DIR" -U postgres --auth=trust >/dev/null
+  (cd / && "${PG_AS[@]}" "$PG_BIN/initdb" -D "$FPG_DIR" -U postgres --auth=trust >/dev/null)
   pg_start
 }
 pg_start() {
-  "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -l "$FPG_DIR/server.log" -w \
-    -o "-h 127.0.0.1 -p $FPG_PORT -k /tmp -c fsync=off -c max_connections=200" start >/dev/null
+  (cd / && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -l "$FPG_DIR/server.log" -w \
+    -o "-h 127.0.0.1 -p $FPG_PORT -k /tmp -c fsync=off -c max_connections=200" start >/dev/null)
 }
 # Fast shutdown: open connections are cut, as in an upgrade or a failover.
-pg_stop() { "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -m fast -w stop >/dev/null; }
+pg_stop() { (cd / && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$FPG_DIR" -m fast -w stop >/dev/null); }
 fpsql() { psql -qtAX -h 127.0.0.1 -p "$FPG_PORT" -U postgres "$@"; }
 
 # --- private Redis ----------------------------------------------------------------------------------------
@@ -67,7 +71,7 @@ redis_start() {
 }
 
 # --- the product --------------------------------------------------------------------------------------------
-BIN="$ROOT/target/debug"
+BIN="$TARGET"
 # start_product LOGDIR: api, worker and SMTP sink (mail kept in LOGDIR/mail) against the private instances; sets
 # BASE, SINK_PORT, WORKER_PID, API_PID, CLIENT_ID and H (curl arguments carrying the client token and headers).
 start_product() {

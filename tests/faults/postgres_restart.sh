@@ -13,7 +13,7 @@ ROWS=${1:-50000}
 RECIPIENTS=${2:-3000}
 DOWN=${DOWN:-15}
 WORK="$DATA/faults/postgres"; rm -rf "$WORK"; mkdir -p "$WORK"
-cargo build -q --bin api --bin worker --bin smtp-sink
+build_binaries
 
 start_private_postgres "$WORK/pg"
 start_private_redis "$WORK/redis" --save "" --appendonly yes --appendfsync everysec

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 ROWS=${1:-50000}
 JOBS=${JOBS:-10}
 WORK="$DATA/faults/redis"; rm -rf "$WORK"; mkdir -p "$WORK"
-cargo build -q --bin api --bin worker --bin smtp-sink
+build_binaries
 
 start_private_postgres "$WORK/pg"
 start_private_redis "$WORK/redis" --save "" --appendonly no

@@ -19,7 +19,7 @@ ensure_postgres
 ensure_redis
 DB=compass_two_processes
 fresh_database "$DB"
-cargo build -q --bin api --bin worker --bin smtp-sink
+build_binaries
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
@@ -39,7 +39,7 @@ SMTP_PORT=$(free_port); export SMTP_URL="smtp://127.0.0.1:$SMTP_PORT"
 PORT_A=$(free_port); PORT_B=$(free_port)
 A="http://127.0.0.1:$PORT_A"; B="http://127.0.0.1:$PORT_B"
 export PUBLIC_URL=$A
-BIN="$ROOT/target/debug"
+BIN="$TARGET"
 
 "$BIN/api" migrate >/dev/null
 "$BIN/api" clients create --short two --name "Two Processes" >/dev/null

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use futures::StreamExt;
+use mail::{Mailer, Outgoing};
 use std::time::Instant;
-use worker::mail::{Mailer, Outgoing};
 
 #[tokio::main]
 async fn main() {
@@ -36,6 +36,7 @@ async fn main() {
                     "http://127.0.0.1:8080/api/unsubscribe/MTox.abcdefghijklmnopqrstuv".into(),
                 ),
                 message_id: Some(format!("m1.c{i}.k1@campaign.example.org")),
+                test: false,
             }
             .build()
             .unwrap()

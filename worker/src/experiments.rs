@@ -31,7 +31,7 @@ pub async fn experiments_due(
             .await
             .map_err(|e| match e {
                 store::experiments::ExperimentError::Db(e) => JobError::Database(e),
-                other => JobError::Invalid(other.to_string()),
+                other => JobError::Unusable(Box::new(other)),
             })?;
         queue
             .enqueue(tx, None, &JobKind::SendMailing { mailing_id })

@@ -145,19 +145,7 @@ impl JobKind {
 /// One set-based statement: a query list counts the contacts whose origin code it selects, an upload list its
 /// member rows. Running it twice gives the same counts.
 async fn recount_lists(conn: &mut PgConnection) -> Result<JobResult, JobError> {
-    let (lists, changed): (i64, i64) = sqlx::query_as(
-        "with counted as (
-             select l.id, (select count(*) from crm_list_contacts lc where lc.list_id = l.id)::integer as n
-             from crm_lists l
-         ), updated as (
-             update crm_lists l set count = counted.n
-             from counted where l.id = counted.id and l.count <> counted.n
-             returning l.id
-         )
-         select (select count(*) from counted), (select count(*) from updated)",
-    )
-    .fetch_one(conn)
-    .await?;
+    let (lists, changed) = store::lists::recount_all(conn).await?;
     let noun = if lists == 1 { "list" } else { "lists" };
     Ok(JobResult {
         message: format!("Recounted {lists} {noun}; {changed} changed."),

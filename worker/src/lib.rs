@@ -4,11 +4,12 @@
 //! names the client and the row. Delivery is at least once, so every [`JobKind`] is idempotent and the runner
 //! ignores a message whose row is already done.
 
+pub mod claim;
 mod error;
 mod experiments;
 pub mod import;
 mod kinds;
-pub mod mail;
+pub mod liveness;
 pub mod metrics;
 mod pool;
 mod queue;
@@ -17,7 +18,6 @@ mod reports;
 mod row;
 mod runner;
 mod schedule;
-pub mod secret;
 mod segments;
 mod send;
 pub mod spares;
@@ -25,9 +25,10 @@ pub mod spares;
 pub use error::JobError;
 pub use experiments::experiments_due;
 pub use kinds::JobKind;
-pub use pool::{run_pool, PoolConfig};
+pub use liveness::Liveness;
+pub use pool::{run_pool, PoolConfig, STALL_AFTER};
 pub use queue::{JobMessage, JobQueue, DEFAULT_QUEUE};
-pub use row::{JobResult, JobRow};
+pub use row::{JobOwner, JobResult, JobRow};
 pub use schedule::segments_due;
 
 /// What jobs need besides the database: outgoing mail and its signed links.
@@ -45,9 +46,6 @@ pub struct Services {
     pub mail_from_address: String,
 }
 
-/// `MAIL_FROM_ADDRESS` when unset, for the api and the worker alike.
-pub const DEFAULT_MAIL_FROM_ADDRESS: &str = "no-reply@compass.test";
-
 /// One job's view of the world: its client, its row, and the shared services.
 pub struct JobContext<'a> {
     pub tenancy: &'a tenancy::Tenancy,
@@ -58,19 +56,3 @@ pub struct JobContext<'a> {
 
 /// After this many attempts a job that keeps failing is marked done and unsuccessful.
 pub const MAX_ATTEMPTS: i32 = 4;
-
-/// Logs of the api and worker processes: JSON lines when `LOG_FORMAT=json`, plain text otherwise; `RUST_LOG`
-/// filters them (default `info`).
-pub fn init_tracing() {
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    // JSON for log collectors; plain lines for a person reading a terminal or `.data/*.log`.
-    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
-        tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .json()
-            .init();
-    } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
-    }
-}

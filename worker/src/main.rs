@@ -35,7 +35,7 @@ struct Args {
     mail_rate_per_second: u32,
     /// Key that signs tracking and unsubscribe links: the api's TRACKING_SECRET. The worker needs no other key.
     #[arg(long, env = "TRACKING_SECRET", hide_env_values = true)]
-    tracking_secret: worker::secret::Secret,
+    tracking_secret: telemetry::secret::Secret,
     /// The api's public address, used in tracking and unsubscribe links.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     public_url: String,
@@ -44,7 +44,7 @@ struct Args {
     #[arg(long, env = "SEND_JOURNAL_DIR")]
     send_journal_dir: Option<std::path::PathBuf>,
     /// Sender of the product's own mail (scheduled reports), as the api's.
-    #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = worker::DEFAULT_MAIL_FROM_ADDRESS)]
+    #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = mail::DEFAULT_MAIL_FROM_ADDRESS)]
     mail_from_address: String,
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
@@ -63,45 +63,72 @@ struct Args {
     /// Spare client schemas kept ready (checked every minute), so creating a client is a rename; 0 keeps none.
     #[arg(long, env = "SPARE_SCHEMAS", default_value_t = tenancy::DEFAULT_SPARE_SCHEMAS)]
     spare_schemas: usize,
+    /// Longest cell an imported file may hold, in bytes (a longer one fails the import naming its row and column).
+    #[arg(long, env = "IMPORT_MAX_CELL_BYTES", default_value_t = 64 * 1024)]
+    import_max_cell_bytes: usize,
+    /// Longest row an imported file may hold, in bytes.
+    #[arg(long, env = "IMPORT_MAX_ROW_BYTES", default_value_t = 1024 * 1024)]
+    import_max_row_bytes: usize,
+    /// Largest old-format .xls accepted (calamine reads it whole); .xlsx and CSV are streamed.
+    #[arg(long, env = "IMPORT_MAX_XLS_BYTES", default_value_t = 32 * 1024 * 1024)]
+    import_max_xls_bytes: u64,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    worker::init_tracing();
+    telemetry::init_tracing();
     let args = Args::parse();
+    worker::import::set_file_limits(worker::import::FileLimits {
+        max_cell_bytes: args.import_max_cell_bytes.max(1),
+        max_row_bytes: args.import_max_row_bytes.max(1),
+        max_xls_bytes: args.import_max_xls_bytes,
+    });
     let pool_size = u32::try_from(args.concurrency.max(1) * 2).unwrap_or(8);
     let tenancy = Tenancy::connect(&args.database_url, pool_size).await?;
     tenancy.migrate_all().await?;
     let queue = JobQueue::connect(&args.redis_url, &args.queue).await?;
+    let liveness = worker::Liveness::new(&args.name, &args.queue);
     if let Some(addr) = &args.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         tracing::info!(%addr, "worker metrics listening");
-        tokio::spawn(worker::metrics::serve(listener, queue.clone()));
+        tokio::spawn(worker::metrics::serve(
+            listener,
+            worker::metrics::Sources {
+                queue: queue.clone(),
+                tenancy: tenancy.clone(),
+                liveness: std::sync::Arc::clone(&liveness),
+                stall_after: worker::STALL_AFTER,
+            },
+        ));
     }
     let services = std::sync::Arc::new(worker::Services {
-        smtp: worker::mail::SmtpServer::from_url(&args.smtp_url)?,
+        smtp: mail::SmtpServer::from_url(&args.smtp_url)?,
         send_journal: args
             .send_journal_dir
             .unwrap_or_else(|| std::env::temp_dir().join("compass-send-journal")),
-        links: worker::mail::links::LinkSigner::new(
-            args.tracking_secret.expose(),
-            &args.public_url,
-        ),
+        links: mail::links::LinkSigner::new(args.tracking_secret.expose(), &args.public_url),
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
         mail_from_address: args.mail_from_address,
     });
     let config = PoolConfig {
         concurrency: args.concurrency,
-        name: args.name,
+        liveness,
         shutdown_timeout: Duration::from_secs(args.shutdown_secs),
         schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
         reconcile_every: Some(Duration::from_secs(60)),
+        claim_every: Some(Duration::from_secs(2)),
         reconcile_only_client: args.reconcile_only_client,
         spare_schemas: (args.spare_schemas > 0)
             .then_some((args.spare_schemas, Duration::from_secs(60))),
+        stall_after: worker::STALL_AFTER,
     };
-    run_pool(tenancy, queue, services, config, shutdown_signal()).await?;
+    if let Err(e) = run_pool(tenancy, queue, services, config, shutdown_signal()).await {
+        // Non-zero, at once: the supervisor (systemd, compose, the run command) starts a new process. Returning
+        // would wait for the runtime's tasks, and a stalled one may never end.
+        tracing::error!(error = %telemetry::Chain(&e), "worker pool failed; exiting");
+        std::process::exit(1);
+    }
     tracing::info!("worker stopped");
     Ok(())
 }

@@ -1,76 +1,33 @@
-//! Prometheus metrics of the process, on the `metrics` facade and `metrics-exporter-prometheus`, and the
-//! worker's `/metrics` listener.
-//!
-//! One recorder per process: the api's request metrics and the worker's job metrics both go through
-//! [`handle`], so a process running both (the tests do) shows both. Labels are job kinds and outcomes, never
-//! clients.
+//! The worker's `/metrics` and `/readyz` listener (the names and the recorder are `telemetry::metrics`).
 
-use crate::JobQueue;
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use crate::{JobQueue, Liveness};
+use std::sync::Arc;
 use std::time::Duration;
+use telemetry::metrics::{handle, render, OLDEST_QUEUED, QUEUE_DEPTH, WORKERS_LIVE};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-/// Jobs finished, by `kind` (the job row's command) and `outcome`: succeeded, failed (for good) or retried.
-pub const JOBS: &str = "compass_jobs_total";
-/// How long a job's run took, by kind.
-pub const JOB_DURATION: &str = "compass_job_duration_seconds";
-/// Messages waiting in the job queue (queued and scheduled for a retry), read when scraped.
-pub const QUEUE_DEPTH: &str = "compass_queue_depth";
-/// Mailing messages the SMTP server accepted; the send rate is `rate(compass_mail_messages_sent_total[1m])`.
-pub const MAIL_SENT: &str = "compass_mail_messages_sent_total";
-/// The api's request latency histogram (named here so its buckets are set with the recorder).
-pub const HTTP_LATENCY: &str = "compass_http_request_duration_seconds";
-
-/// The process's recorder, installed on first use.
-pub fn handle() -> Option<&'static PrometheusHandle> {
-    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
-    HANDLE
-        .get_or_init(|| {
-            PrometheusBuilder::new()
-                .set_buckets_for_metric(
-                    Matcher::Full(HTTP_LATENCY.to_owned()),
-                    &[
-                        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
-                    ],
-                )
-                .ok()?
-                .set_buckets_for_metric(
-                    Matcher::Full(JOB_DURATION.to_owned()),
-                    &[0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 1800.0],
-                )
-                .ok()?
-                .install_recorder()
-                .map_err(|e| tracing::warn!(error = %e, "metrics recorder not installed"))
-                .ok()
-        })
-        .as_ref()
+/// What the listener reads when asked.
+pub struct Sources {
+    pub queue: JobQueue,
+    pub tenancy: tenancy::Tenancy,
+    pub liveness: Arc<Liveness>,
+    /// `/readyz` fails once the queue poll has not run for this long.
+    pub stall_after: Duration,
 }
 
-/// The Prometheus text of everything recorded so far.
-pub fn render() -> String {
-    handle().map(PrometheusHandle::render).unwrap_or_default()
-}
-
-pub(crate) fn job_finished(kind: &str, outcome: &'static str, took: Duration) {
-    metrics::counter!(JOBS, "kind" => kind.to_owned(), "outcome" => outcome).increment(1);
-    metrics::histogram!(JOB_DURATION, "kind" => kind.to_owned()).record(took.as_secs_f64());
-}
-
-pub(crate) fn message_sent() {
-    metrics::counter!(MAIL_SENT).increment(1);
-}
-
-/// Answers `GET /metrics` on `listener` with the Prometheus text, the queue's depth read fresh; anything else
-/// gets 404. Deliberately tiny: it serves one scraper, so it reads one request per connection and closes it.
-pub async fn serve(listener: TcpListener, queue: JobQueue) {
+/// Answers `GET /metrics` on `listener` with the Prometheus text (queue depth, live workers and the age of each
+/// client's oldest queued job read fresh) and `GET /readyz` with 200 while this process's queue poll runs, 503
+/// once it has not for `stall_after`; anything else gets 404. Deliberately tiny: it serves one scraper and one
+/// probe, so it reads one request per connection and closes it.
+pub async fn serve(listener: TcpListener, sources: Sources) {
     let _ = handle();
+    let sources = Arc::new(sources);
     loop {
         let Ok((mut stream, _)) = listener.accept().await else {
             continue;
         };
-        let queue = queue.clone();
+        let sources = Arc::clone(&sources);
         tokio::spawn(async move {
             let mut buf = vec![0u8; 4096];
             let mut read = 0;
@@ -83,22 +40,60 @@ pub async fn serve(listener: TcpListener, queue: JobQueue) {
                     _ => return,
                 }
             }
-            let response = if buf[..read].starts_with(b"GET /metrics ") {
-                if let Ok(depth) = queue.depth().await {
-                    metrics::gauge!(QUEUE_DEPTH).set(depth as f64);
-                }
-                let body = render();
-                format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/plain; version=0.0.4; charset=utf-8\r\n\
-                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
+            let head = &buf[..read];
+            let response = if head.starts_with(b"GET /metrics ") {
+                scrape(&sources).await;
+                answer(
+                    "200 OK",
+                    "text/plain; version=0.0.4; charset=utf-8",
+                    &render(),
                 )
+            } else if head.starts_with(b"GET /readyz ") {
+                let since = sources.liveness.since_poll();
+                let live = since <= sources.stall_after;
+                let body = serde_json::json!({
+                    "ready": live,
+                    "checks": { "poll": if live { "ok" } else { "stalled" } },
+                    "secondsSincePoll": since.as_secs(),
+                })
+                .to_string();
+                let status = if live {
+                    "200 OK"
+                } else {
+                    "503 Service Unavailable"
+                };
+                answer(status, "application/json", &body)
             } else {
-                "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-                    .to_owned()
+                answer("404 Not Found", "text/plain", "")
             };
             let _ = stream.write_all(response.as_bytes()).await;
             let _ = stream.shutdown().await;
         });
+    }
+}
+
+fn answer(status: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
+         cache-control: no-store\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Reads the gauges that are measured, not counted.
+async fn scrape(sources: &Sources) {
+    if let Ok(depth) = sources.queue.depth().await {
+        metrics::gauge!(QUEUE_DEPTH).set(depth as f64);
+    }
+    if let Ok(live) = crate::liveness::live_workers(&sources.tenancy, sources.queue.name()).await {
+        metrics::gauge!(WORKERS_LIVE).set(live as f64);
+    }
+    match crate::liveness::oldest_queued(&sources.tenancy).await {
+        Ok(ages) => {
+            for (client, age) in ages {
+                metrics::gauge!(OLDEST_QUEUED, "client_id" => client).set(age);
+            }
+        }
+        Err(e) => tracing::warn!(error = %telemetry::Chain(&e), "oldest queued jobs not read"),
     }
 }

@@ -1,5 +1,5 @@
 use crate::row::job_columns;
-use crate::{JobError, JobKind, JobRow};
+use crate::{JobError, JobKind, JobOwner, JobRow};
 use apalis::prelude::TaskSink;
 use apalis_redis::{Config, ConnectionManager, RedisStorage};
 use serde::{Deserialize, Serialize};
@@ -25,13 +25,14 @@ pub struct JobQueue {
     /// The same Redis, for reading what the queue holds (reconcile); redis-rs's manager reconnects by itself.
     conn: ConnectionManager,
     data_hash: String,
+    name: String,
 }
 
 impl JobQueue {
     pub async fn connect(redis_url: &str, queue: &str) -> Result<Self, JobError> {
         let conn = apalis_redis::connect(redis_url)
             .await
-            .map_err(|e| JobError::Queue(e.to_string()))?;
+            .map_err(JobError::queue)?;
         Ok(Self::with_connection(conn, queue))
     }
 
@@ -48,35 +49,82 @@ impl JobQueue {
             depth_keys: (config.active_jobs_list(), config.scheduled_jobs_set()),
             storage: RedisStorage::new(conn.clone()).with_config(config),
             conn,
+            name: queue.to_owned(),
         }
+    }
+
+    /// The queue's name (`JOB_QUEUE`): workers beat under it, so the api counts the workers of its own queue.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Every message the queue holds (waiting, running, scheduled for a retry or finished): apalis keeps each
     /// task's message in one hash until it is vacuumed. A message that does not parse is left out.
     pub async fn messages(&self) -> Result<std::collections::HashSet<JobMessage>, JobError> {
-        let mut conn = self.conn.clone();
-        let values: Vec<Vec<u8>> = redis::cmd("HVALS")
-            .arg(&self.data_hash)
-            .query_async(&mut conn)
-            .await
-            .map_err(|e| JobError::Queue(e.to_string()))?;
+        let values: Vec<Vec<u8>> = telemetry::retry::once_more(|| {
+            let mut conn = self.conn.clone();
+            async move {
+                redis::cmd("HVALS")
+                    .arg(&self.data_hash)
+                    .query_async(&mut conn)
+                    .await
+            }
+        })
+        .await
+        .map_err(JobError::queue)?;
         Ok(values
             .iter()
             .filter_map(|v| serde_json::from_slice::<JobMessage>(v).ok())
             .collect())
     }
 
+    /// Moves messages that are overdue by more than `by` in the set of retries to the list the workers read, and
+    /// returns how many. apalis moves due retries only inside a worker's fetch, so a worker whose poll stalled
+    /// leaves them there; any live process can hand them on.
+    pub async fn promote_overdue(&self, by: Duration) -> Result<usize, JobError> {
+        const PROMOTE: &str = r#"
+            local ids = redis.call('zrangebyscore', KEYS[1], 0, ARGV[1])
+            if #ids > 0 then
+                redis.call('rpush', KEYS[2], unpack(ids))
+                redis.call('zrem', KEYS[1], unpack(ids))
+            end
+            return #ids"#;
+        let before = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .saturating_sub(by)
+            .as_secs();
+        telemetry::retry::once_more(|| {
+            let mut conn = self.conn.clone();
+            async move {
+                redis::Script::new(PROMOTE)
+                    .key(&self.depth_keys.1)
+                    .key(&self.depth_keys.0)
+                    .arg(before)
+                    .invoke_async::<usize>(&mut conn)
+                    .await
+            }
+        })
+        .await
+        .map_err(JobError::queue)
+    }
+
     /// Messages waiting to run, retries included.
     pub async fn depth(&self) -> Result<u64, JobError> {
-        let mut conn = self.conn.clone();
-        let (waiting, scheduled): (u64, u64) = redis::pipe()
-            .cmd("LLEN")
-            .arg(&self.depth_keys.0)
-            .cmd("ZCARD")
-            .arg(&self.depth_keys.1)
-            .query_async(&mut conn)
-            .await
-            .map_err(|e| JobError::Queue(e.to_string()))?;
+        let (waiting, scheduled): (u64, u64) = telemetry::retry::once_more(|| {
+            let mut conn = self.conn.clone();
+            async move {
+                redis::pipe()
+                    .cmd("LLEN")
+                    .arg(&self.depth_keys.0)
+                    .cmd("ZCARD")
+                    .arg(&self.depth_keys.1)
+                    .query_async(&mut conn)
+                    .await
+            }
+        })
+        .await
+        .map_err(JobError::queue)?;
         Ok(waiting + scheduled)
     }
 
@@ -87,79 +135,88 @@ impl JobQueue {
     /// Sends a message for an existing row again (support staff re-running a stuck job). Safe at any time:
     /// the runner skips rows that are already done.
     pub async fn redeliver(&self, message: JobMessage) -> Result<(), JobError> {
-        let mut storage = self.storage.clone();
-        storage
-            .push(message)
-            .await
-            .map_err(|e| JobError::Queue(e.to_string()))
+        telemetry::retry::once_more(|| {
+            let mut storage = self.storage.clone();
+            let message = message.clone();
+            async move { storage.push(message).await }
+        })
+        .await
+        .map_err(JobError::queue)
+    }
+
+    /// Sends the message of a row just committed. The row is the job: when Redis refuses even the second try,
+    /// the row stays queued and reconcile sends its message once Redis answers again, so the caller is told the
+    /// job was accepted and will run, never that it failed (which would be untrue once it runs).
+    async fn announce(&self, client: &tenancy::Client, row: &JobRow) {
+        let message = JobMessage {
+            client_id: client.id,
+            job_id: row.id,
+        };
+        match self.redeliver(message).await {
+            Ok(()) => {
+                tracing::info!(client = %client.short_name, job = row.id, command = %row.command, "job queued")
+            }
+            Err(error) => tracing::error!(
+                client = %client.short_name,
+                job = row.id,
+                %error,
+                "queue refused a job; reconcile will queue it again"
+            ),
+        }
     }
 
     /// Like [`JobQueue::enqueue`] for several jobs in one transaction.
     pub async fn enqueue_many(
         &self,
         mut tx: TenantTx,
-        user_id: Option<i64>,
+        owner: Option<JobOwner>,
         kinds: &[JobKind],
     ) -> Result<Vec<JobRow>, JobError> {
         let mut rows = Vec::new();
         for kind in kinds {
-            rows.push(insert_row(&mut tx, user_id, kind).await?);
+            rows.push(insert_row(&mut tx, owner, kind).await?);
         }
         let client = tx.client().clone();
         tx.commit().await?;
         for row in &rows {
-            self.redeliver(JobMessage {
-                client_id: client.id,
-                job_id: row.id,
-            })
-            .await?;
+            self.announce(&client, row).await;
         }
         Ok(rows)
     }
 
     /// Writes the job row in the caller's transaction, commits it, then puts the message on the queue.
     ///
-    /// The row is committed first so a worker never receives a message for a row it cannot see. If the queue
-    /// refuses the message, the row is closed as failed rather than left queued forever.
+    /// The row is committed first so a worker never receives a message for a row it cannot see. A message the
+    /// queue refuses is sent again by reconcile (see [`JobQueue::announce`]).
     pub async fn enqueue(
         &self,
         mut tx: TenantTx,
-        user_id: Option<i64>,
+        owner: Option<JobOwner>,
         kind: &JobKind,
     ) -> Result<JobRow, JobError> {
-        let row = insert_row(&mut tx, user_id, kind).await?;
+        let row = insert_row(&mut tx, owner, kind).await?;
         let client = tx.client().clone();
         tx.commit().await?;
-
-        let message = JobMessage {
-            client_id: client.id,
-            job_id: row.id,
-        };
-        let mut storage = self.storage.clone();
-        if let Err(e) = storage.push(message).await {
-            let error = JobError::Queue(e.to_string());
-            tracing::error!(client = %client.short_name, job = row.id, %error, "queue refused a job");
-            return Err(error);
-        }
-        tracing::info!(client = %client.short_name, job = row.id, command = %row.command, "job queued");
+        self.announce(&client, &row).await;
         Ok(row)
     }
 }
 
 async fn insert_row(
     tx: &mut TenantTx,
-    user_id: Option<i64>,
+    owner: Option<JobOwner>,
     kind: &JobKind,
 ) -> Result<JobRow, JobError> {
     let (command, payload) = kind.to_row()?;
     Ok(sqlx::query_as(concat!(
-        "insert into jobs (label, command, payload, user_id) values ($1, $2, $3, $4) returning ",
+        "insert into jobs (label, command, payload, user_id, user_kind) values ($1, $2, $3, $4, $5) returning ",
         job_columns!()
     ))
     .bind(kind.label())
     .bind(command)
     .bind(payload)
-    .bind(user_id)
+    .bind(owner.map(|o| o.id))
+    .bind(owner.map(|o| o.kind.as_str()))
     .fetch_one(&mut **tx)
     .await?)
 }

@@ -28,13 +28,27 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration, only_client
                 jobs = n,
                 "queued jobs without a queue message were queued again"
             ),
-            Err(e) => tracing::warn!(error = %e, "reconcile pass failed"),
+            Err(e) => tracing::warn!(error = %telemetry::Chain(&e), "reconcile pass failed"),
         }
     }
 }
 
-/// One pass; returns how many messages it sent again.
+/// One pass; returns how many messages it sent again (overdue retries handed on included).
 pub async fn once(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    only_client: Option<i64>,
+) -> Result<usize, JobError> {
+    // A retry overdue by more than the grace time sits in the scheduled set because no worker's poll ran to move
+    // it: the queue "holds" its message, so the pass below would not send it again.
+    let promoted = queue.promote_overdue(GRACE).await?;
+    if promoted > 0 {
+        tracing::warn!(jobs = promoted, "overdue retries moved to the waiting list");
+    }
+    Ok(promoted + lost(tenancy, queue, only_client).await?)
+}
+
+async fn lost(
     tenancy: &Tenancy,
     queue: &JobQueue,
     only_client: Option<i64>,
@@ -49,7 +63,7 @@ pub async fn once(
         let mut tx = match tenancy.begin(&client).await {
             Ok(tx) => tx,
             Err(e) => {
-                tracing::warn!(client = %client.short_name, error = %e, "reconcile skipped a client");
+                tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "reconcile skipped a client");
                 continue;
             }
         };

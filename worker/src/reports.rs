@@ -1,11 +1,11 @@
 //! Report jobs: "Build Report" writes a large report's file for download; "Send Report" mails one run of a
 //! scheduled report, the file attached, to each recipient who does not have it yet.
 
-use crate::mail::{MailError, Mailer};
 use crate::{JobContext, JobError, JobResult};
 use chrono::NaiveDate;
 use lettre::message::{header::ContentType, Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
+use mail::{MailError, Mailer};
 use serde_json::json;
 use store::reports::files::{self, Format};
 use store::reports::{self, schedules, ReportError, ReportKind};
@@ -15,12 +15,13 @@ impl From<ReportError> for JobError {
         match e {
             ReportError::Sql(e) => JobError::Database(e),
             ReportError::Invalid(m) => JobError::Invalid(m),
-            ReportError::File(m) => JobError::File(m),
+            ReportError::File(m) => JobError::File(m.into()),
         }
     }
 }
 
 /// Builds the report over `from`–`to` and keeps its file; the result links to the reports page, which offers it.
+/// The rows go to a temporary file as they are read, and the file into the database a chunk at a time.
 pub async fn build(
     ctx: &JobContext<'_>,
     kind: ReportKind,
@@ -30,26 +31,42 @@ pub async fn build(
 ) -> Result<JobResult, JobError> {
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
     let range = reports::resolve_range(&mut tx, Some(from), Some(to)).await?;
-    let table = reports::build(&mut tx, kind, &range, None).await?;
-    let content = render(table.clone(), format).await?;
-    let file_id = files::save(&mut tx, ctx.job_id, &table, format, &content).await?;
+    let written = files::write(&mut tx, kind, &range, format).await?;
+    let file_id = files::save(
+        &mut tx,
+        ctx.job_id,
+        kind,
+        range.from,
+        range.to,
+        format,
+        written.rows,
+        written.file,
+    )
+    .await?;
     tx.commit().await?;
     Ok(JobResult {
         message: format!(
             "{} from {from} to {to}: {} rows.",
             kind.title(),
-            table.total_rows
+            written.rows
         ),
         link: Some(format!("/reports?file={file_id}")),
         segment_id: None,
-        details: json!({ "fileId": file_id, "rows": table.total_rows }),
+        details: json!({ "fileId": file_id, "rows": written.rows }),
     })
 }
 
-async fn render(table: reports::Table, format: Format) -> Result<Vec<u8>, JobError> {
-    tokio::task::spawn_blocking(move || files::render(&table, format))
-        .await?
-        .map_err(JobError::from)
+/// The whole file, for an attachment (a mail message is built whole).
+async fn read_all(file: std::fs::File) -> Result<Vec<u8>, JobError> {
+    use std::io::Read;
+    tokio::task::spawn_blocking(move || {
+        let mut bytes = Vec::new();
+        std::io::BufReader::new(file)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+    })
+    .await?
+    .map_err(|e| JobError::File(Box::new(e)))
 }
 
 /// Mails one run of a schedule. Recipients already recorded for the period are skipped, so a redelivered job
@@ -72,11 +89,11 @@ pub async fn send(
     let kind = ReportKind::parse(&schedule.kind)?;
     let format = Format::parse(&schedule.format)?;
     let range = reports::resolve_range(&mut tx, Some(from), Some(to)).await?;
-    let table = reports::build(&mut tx, kind, &range, None).await?;
+    let written = files::write(&mut tx, kind, &range, format).await?;
     let done = schedules::delivered(&mut tx, schedule_id, from).await?;
     tx.commit().await?;
-    let rows = table.total_rows;
-    let content = render(table, format).await?;
+    let rows = written.rows;
+    let content = read_all(written.file).await?;
     let name = files::file_name(kind, from, to, format);
     let mailer = Mailer::new(&ctx.services.smtp, 1);
     let sender = &ctx.services.mail_from_address;
@@ -85,10 +102,16 @@ pub async fn send(
         let message = message(
             sender, recipient, kind, from, to, rows, &name, format, &content,
         )
-        .map_err(|e| JobError::MailRefused(e.to_string()))?;
+        .map_err(JobError::MailUnbuilt)?;
         mailer.send_message(message).await.map_err(|e| match e {
-            MailError::Transient(_) => JobError::MailDeferred(format!("mail to {recipient}: {e}")),
-            other => JobError::MailRefused(format!("mail to {recipient}: {other}")),
+            MailError::Transient(_) => JobError::MailDeferred {
+                to: recipient.clone(),
+                source: e,
+            },
+            other => JobError::MailRefused {
+                to: recipient.clone(),
+                source: other,
+            },
         })?;
         let mut tx = ctx.tenancy.begin(ctx.client).await?;
         schedules::mark_delivered(&mut tx, schedule_id, from, recipient).await?;

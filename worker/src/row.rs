@@ -3,6 +3,14 @@ use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 use sqlx::PgConnection;
 
+/// The user who started a job. Ids of universal and client users come from different tables, so the kind is
+/// part of who they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobOwner {
+    pub id: i64,
+    pub kind: domain::UserKind,
+}
+
 /// What a finished job reports to the user: a sentence, where to look, and the figures behind it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
@@ -26,13 +34,15 @@ pub struct JobRow {
     pub error: Option<String>,
     pub attempts: i32,
     pub user_id: Option<i64>,
+    /// `universal` or `client`: which table `user_id` points into (null for jobs from before it was kept).
+    pub user_kind: Option<String>,
     pub created: DateTime<Utc>,
     pub updated: DateTime<Utc>,
 }
 
 macro_rules! job_columns {
     () => {
-        "id, label, command, status, progress, success, is_active, result, error, attempts, user_id, created, updated"
+        "id, label, command, status, progress, success, is_active, result, error, attempts, user_id, user_kind, created, updated"
     };
 }
 pub(crate) use job_columns;
@@ -54,15 +64,27 @@ impl JobRow {
         .await
     }
 
-    /// The client's most recent jobs, newest first.
-    pub async fn recent(conn: &mut PgConnection, limit: i64) -> Result<Vec<Self>, sqlx::Error> {
+    /// The client's most recent jobs, newest first: everyone's, or only those `owner` started.
+    pub async fn recent(
+        conn: &mut PgConnection,
+        owner: Option<JobOwner>,
+        limit: i64,
+    ) -> Result<Vec<Self>, sqlx::Error> {
         sqlx::query_as(concat!(
             "select ",
             job_columns!(),
-            " from jobs order by created desc, id desc limit $1"
+            " from jobs where ($2::bigint is null or (user_id = $2 and user_kind = $3))
+              order by created desc, id desc limit $1"
         ))
         .bind(limit)
+        .bind(owner.map(|o| o.id))
+        .bind(owner.map(|o| o.kind.as_str()))
         .fetch_all(conn)
         .await
+    }
+
+    /// Whether `owner` started this job.
+    pub fn started_by(&self, owner: JobOwner) -> bool {
+        self.user_id == Some(owner.id) && self.user_kind.as_deref() == Some(owner.kind.as_str())
     }
 }

@@ -1,6 +1,6 @@
 use crate::{JobContext, JobError, JobKind, JobMessage, JobResult, Services, MAX_ATTEMPTS};
 use sqlx::types::Json;
-use tenancy::{Client, Tenancy};
+use tenancy::{Client, ExclusiveLock, Tenancy};
 
 /// The namespace of the per-job advisory locks (mailing sends lock on the bare mailing id).
 pub(crate) const JOB_LOCK: i64 = 1 << 56;
@@ -22,16 +22,32 @@ pub(crate) async fn execute(
     };
 
     // While a job runs, its worker holds this lock: a second message for the same row (a redelivery, the
-    // reconcile pass) is dropped instead of running the job twice at once. The lock lives on a connection of its
-    // own, so a worker that dies releases it and apalis's hand-over can run the job again.
-    let Some(_running) = tenancy
+    // reconcile pass, the database claim) is dropped instead of running the job twice at once. The lock lives on a
+    // connection of its own, so a worker that dies releases it and apalis's hand-over can run the job again.
+    let Some(running) = tenancy
         .try_exclusive(&client, JOB_LOCK | message.job_id)
         .await?
     else {
         tracing::info!(client = %client.short_name, job = message.job_id, "job already running elsewhere; message dropped");
         return Ok(());
     };
-    let mut tx = tenancy.begin(&client).await?;
+    execute_locked(tenancy, services, &client, message.job_id, running).await
+}
+
+/// Runs a job whose per-job lock the caller holds (`_running`, released when this returns). Skips a row that is
+/// already done, so a job claimed from the database and from a queue message runs once.
+pub(crate) async fn execute_locked(
+    tenancy: &Tenancy,
+    services: &Services,
+    client: &Client,
+    job_id: i64,
+    _running: ExclusiveLock,
+) -> Result<(), JobError> {
+    let message = JobMessage {
+        client_id: client.id,
+        job_id,
+    };
+    let mut tx = tenancy.begin(client).await?;
     let claimed: Option<(String, serde_json::Value, i32)> = sqlx::query_as(
         "update jobs set status = 'running', attempts = attempts + 1, updated = now()
          where id = $1 and status <> 'done'
@@ -54,7 +70,7 @@ pub(crate) async fn execute(
         Ok(kind) => {
             let ctx = JobContext {
                 tenancy,
-                client: &client,
+                client,
                 job_id: message.job_id,
                 services,
             };
@@ -62,23 +78,23 @@ pub(crate) async fn execute(
         }
         Err(e) => Err(e),
     };
-    let finished = |outcome| crate::metrics::job_finished(&command, outcome, started.elapsed());
+    let finished = |outcome| telemetry::metrics::job_finished(&command, outcome, started.elapsed());
     match outcome {
         Ok(result) => {
             finished("succeeded");
             tracing::info!(result = %result.message, "job succeeded");
-            finish(tenancy, &client, message.job_id, Ok(result)).await
+            finish(tenancy, client, message.job_id, Ok(result)).await
         }
         Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {
             finished("retried");
-            tracing::warn!(error = %e, "job failed; it will be retried");
-            requeue(tenancy, &client, message.job_id, &e).await?;
+            tracing::warn!(error = %telemetry::Chain(&e), "job failed; it will be retried");
+            requeue(tenancy, client, message.job_id, &e).await?;
             Err(e)
         }
         Err(e) => {
             finished("failed");
-            tracing::error!(error = %e, "job failed for good");
-            finish(tenancy, &client, message.job_id, Err(e.to_string())).await
+            tracing::error!(error = %telemetry::Chain(&e), "job failed for good");
+            finish(tenancy, client, message.job_id, Err(e.to_string())).await
         }
     }
 }

@@ -12,7 +12,7 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
     let mut listener = match tenancy.listen(DUE_CHANNEL).await {
         Ok(listener) => Some(listener),
         Err(e) => {
-            tracing::warn!(error = %e, "not listening for due mailings; passes only");
+            tracing::warn!(error = %telemetry::Chain(&e), "not listening for due mailings; passes only");
             None
         }
     };
@@ -24,13 +24,13 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
             _ = tick.tick() => {}
             notified = notification(&mut listener) => {
                 if let Err(e) = notified {
-                    tracing::warn!(error = %e, "listening for due mailings failed; passes only");
+                    tracing::warn!(error = %telemetry::Chain(&e), "listening for due mailings failed; passes only");
                     listener = None;
                 }
             }
         }
         if let Err(e) = once(&tenancy, &queue).await {
-            tracing::warn!(error = %e, "mailing scheduler pass failed");
+            tracing::warn!(error = %telemetry::Chain(&e), "mailing scheduler pass failed");
         }
         if segments_checked.elapsed() >= SEGMENTS_EVERY {
             segments_checked = tokio::time::Instant::now();
@@ -47,13 +47,13 @@ pub async fn segments_pass(tenancy: &Tenancy, queue: &JobQueue) {
     let clients = match tenancy.list_clients().await {
         Ok(clients) => clients,
         Err(e) => {
-            tracing::warn!(error = %e, "segment schedule could not list clients");
+            tracing::warn!(error = %telemetry::Chain(&e), "segment schedule could not list clients");
             return;
         }
     };
     for client in clients.into_iter().filter(|c| c.enabled) {
         if let Err(e) = segments_due(tenancy, queue, &client).await {
-            tracing::warn!(client = %client.short_name, error = %e, "segment schedule skipped a client")
+            tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "segment schedule skipped a client")
         }
     }
 }
@@ -84,14 +84,14 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::J
         match start_due(tenancy, queue, &client).await {
             Ok(n) => started += n,
             Err(e) => {
-                tracing::warn!(client = %client.short_name, error = %e, "scheduler skipped a client")
+                tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "scheduler skipped a client")
             }
         }
         if let Err(e) = start_due_reports(tenancy, queue, &client).await {
-            tracing::warn!(client = %client.short_name, error = %e, "report scheduler skipped a client")
+            tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "report scheduler skipped a client")
         }
         if let Err(e) = crate::experiments_due(tenancy, queue, &client).await {
-            tracing::warn!(client = %client.short_name, error = %e, "experiments pass skipped a client")
+            tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "experiments pass skipped a client")
         }
     }
     Ok(started)

@@ -10,7 +10,7 @@ use store::segments::{self, SegmentError};
 fn job_error(e: SegmentError) -> JobError {
     match e {
         SegmentError::Db(e) => JobError::from(e),
-        other => JobError::Invalid(other.to_string()),
+        other => JobError::Unusable(Box::new(other)),
     }
 }
 

@@ -13,7 +13,9 @@ pub async fn run(tenancy: Tenancy, target: usize, every: Duration) {
         match tenancy.top_up_spares(target).await {
             Ok(0) => {}
             Ok(made) => tracing::info!(made, target, "spare client schemas made"),
-            Err(e) => tracing::warn!(error = %e, "making spare client schemas failed"),
+            Err(e) => {
+                tracing::warn!(error = %telemetry::Chain(&e), "making spare client schemas failed")
+            }
         }
     }
 }

@@ -2,9 +2,9 @@
 
 use super::payload::Payload;
 use crate::error::ApiError;
+use domain::when::split_date;
 use domain::Email;
 use domain::Money;
-use worker::import::contributions::split_date;
 
 fn text(v: &serde_json::Value) -> String {
     match v {

@@ -4,8 +4,8 @@ use super::row::Row;
 use super::{Pending, Written};
 use crate::error::ApiError;
 use domain::CodePattern;
+use store::revenue::attribute;
 use tenancy::Tenancy;
-use worker::import::contributions::attribute;
 
 /// Writes one client's group in one transaction; returns what each webhook changed.
 pub(super) async fn write_batch(
@@ -29,6 +29,11 @@ pub(super) async fn write_batch(
     let express: Vec<Option<bool>> = all.iter().map(|(_, r)| r.express_signup).collect();
 
     let mut tx = tenancy.begin(&first.client).await?;
+    // One group per client at a time: two writers on one client's lines and rollups could deadlock.
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .bind(format!("actblue-webhook:{}", first.client.id))
+        .execute(&mut *tx)
+        .await?;
     let (origin_code, pattern, window): (String, String, i32) = sqlx::query_as(
         "select actblue_origin_code, refcode_pattern, attribution_window_days from app_settings limit 1",
     )

@@ -3,6 +3,7 @@
 mod keys;
 mod password;
 mod schemes;
+mod tenant_tx;
 mod tokens;
 
 pub use keys::{KeyError, Keys};
@@ -11,6 +12,7 @@ pub use schemes::{
     missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,
     UserSession,
 };
+pub use tenant_tx::Needs;
 pub use tokens::{Claims, Scope, TokenError, TokenKeys, UserClaim};
 
 /// Every page permission of the spec, in menu order.

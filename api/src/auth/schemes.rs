@@ -50,6 +50,20 @@ impl ClientSession {
         self.claims.user.id
     }
 
+    /// The user as a job's owner (`jobs.user_id` and `jobs.user_kind`).
+    pub fn job_owner(&self) -> worker::JobOwner {
+        worker::JobOwner {
+            id: self.claims.user.id,
+            kind: self.claims.user.kind,
+        }
+    }
+
+    /// Whether the user sees every job of the client (and every failed-job alert), not only their own: agency
+    /// staff and whoever may manage the client's users ("view user"). docs/jobs.md.
+    pub fn sees_every_job(&self) -> bool {
+        self.claims.user.kind == UserKind::Universal || self.may(&[super::VIEW_USER])
+    }
+
     /// Where the user's account lives.
     pub fn realm(&self) -> Realm {
         if self.claims.user.kind == UserKind::Client {
@@ -61,11 +75,23 @@ impl ClientSession {
 
     /// Refuses with 403 unless the user holds `permission` in this client.
     pub fn require(&self, permission: &str) -> Result<(), ApiError> {
-        if self.permissions.iter().any(|p| p == permission) {
+        self.require_any(&[permission])
+    }
+
+    /// Refuses with 403 unless the user holds at least one of `permissions` (data two pages share).
+    pub fn require_any(&self, permissions: &[&str]) -> Result<(), ApiError> {
+        if self.may(permissions) {
             Ok(())
         } else {
             Err(missing_permission())
         }
+    }
+
+    /// Whether the user holds at least one of `permissions`: for parts of an answer left out without them.
+    pub fn may(&self, permissions: &[&str]) -> bool {
+        self.permissions
+            .iter()
+            .any(|p| permissions.contains(&p.as_str()))
     }
 }
 

@@ -117,6 +117,7 @@ fn experiment_error(e: store::experiments::ExperimentError) -> ApiError {
 /// Marks the mailing's queued recipients delivered from `at` (an SQL time) on, as a send would, with opens and
 /// clicks that favour B's subject, and gifts from half the clickers credited by the variant's refcode.
 async fn deliver(tx: &mut TenantTx, mailing: i64, at: &str) -> Result<(), ApiError> {
+    let (state, zip) = super::state_and_zip("c.id");
     let statements = [
         format!(
             "update mailings set send_time = least(send_time, {at}), send_attempt = least(send_attempt, {at}),
@@ -153,11 +154,11 @@ async fn deliver(tx: &mut TenantTx, mailing: i64, at: &str) -> Result<(), ApiErr
             .to_owned(),
         format!(
             "insert into contributions (platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email,
-                                        first_name, last_name, refcode, source_code_id, fundraising_page, mailing_id,
-                                        attribution)
+                                        first_name, last_name, state, zip, refcode, source_code_id,
+                                        fundraising_page, mailing_id, attribution)
              select 'actblue', 'demo-experiment-' || r.mailing_id || '-' || r.contact_id,
                     'XP' || r.mailing_id || r.contact_id, e.created + make_interval(mins => (r.contact_id % 90)::int),
-                    a.amount, round(a.amount * 0.0395, 2), c.id, c.email, c.first_name, c.last_name,
+                    a.amount, round(a.amount * 0.0395, 2), c.id, c.email, c.first_name, c.last_name, {state}, {zip},
                     sc.code, sc.id, 'main-donate', r.mailing_id, 'refcode'
              from mailing_recipients r
              join mailing_events e on e.mailing_id = r.mailing_id and e.contact_id = r.contact_id and e.kind = 'click'

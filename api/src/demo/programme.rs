@@ -135,7 +135,8 @@ async fn send_flight(
         .execute(&mut **tx)
         .await?;
     }
-    let statements = [
+    let (state, zip) = super::state_and_zip("c.id");
+    let statements: [&str; 5] = [
         // One recipient in 60 bounces; the rest are delivered over the first ten minutes.
         "insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at, variant,
                                          segment_id)
@@ -172,12 +173,12 @@ async fn send_flight(
          where m.id = $1
          on conflict (code) do nothing",
         // Half of the clickers give within two days, on the amounts of the ask ladder.
-        "insert into contributions (platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email,
-                                    first_name, last_name, refcode, source_code_id, fundraising_page, mailing_id,
-                                    attribution)
+        &format!("insert into contributions (platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email,
+                                    first_name, last_name, state, zip, refcode, source_code_id, fundraising_page,
+                                    mailing_id, attribution)
          select 'actblue', 'demo-flight-' || r.mailing_id || '-' || r.contact_id, 'FL' || r.mailing_id || r.contact_id,
                 least(e.created + make_interval(mins => (r.contact_id % 2880)::int), now()),
-                a.amount, round(a.amount * 0.0395, 2), c.id, c.email, c.first_name, c.last_name,
+                a.amount, round(a.amount * 0.0395, 2), c.id, c.email, c.first_name, c.last_name, {state}, {zip},
                 sc.code, sc.id, 'main-donate', r.mailing_id, 'refcode'
          from mailing_recipients r
          join mailing_events e on e.mailing_id = r.mailing_id and e.contact_id = r.contact_id and e.kind = 'click'
@@ -185,10 +186,13 @@ async fn send_flight(
          join source_codes sc on sc.mailing_id = r.mailing_id and sc.variant = r.variant
          cross join lateral (select (array[10, 25, 25, 50, 100, 250])[1 + (r.contact_id % 6)::int]::numeric
                              as amount) a
-         where r.mailing_id = $1 and r.contact_id % 2 = 0",
+         where r.mailing_id = $1 and r.contact_id % 2 = 0"),
     ];
     for (step, statement) in statements.into_iter().enumerate() {
-        sqlx::query(statement).bind(id).execute(&mut **tx).await?;
+        sqlx::query(sqlx::AssertSqlSafe(statement.to_owned()))
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
         // The recipients and the events just written are what the next steps join.
         if step < 2 {
             super::analyze(tx, "mailing_recipients, mailing_events").await?;

@@ -18,10 +18,12 @@ const REFETCH_AFTER: Duration = Duration::from_secs(30);
 pub enum GoogleError {
     #[error("the credential is not a valid Google ID token: {0}")]
     Invalid(String),
+    #[error("the credential is not a valid Google ID token: {0}")]
+    Token(#[from] jsonwebtoken::errors::Error),
     #[error("the Google account's e-mail is not verified")]
     Unverified,
     #[error("Google's keys could not be fetched: {0}")]
-    Keys(String),
+    Keys(#[from] reqwest::Error),
 }
 
 #[derive(Debug, Deserialize)]
@@ -57,12 +59,8 @@ impl GoogleVerifier {
             .get(&self.jwks_url)
             .send()
             .await
-            .and_then(|r| r.error_for_status())
-            .map_err(|e| GoogleError::Keys(e.to_string()))?;
-        answer
-            .json::<JwkSet>()
-            .await
-            .map_err(|e| GoogleError::Keys(e.to_string()))
+            .and_then(|r| r.error_for_status())?;
+        answer.json::<JwkSet>().await.map_err(GoogleError::Keys)
     }
 
     /// The key named `kid`, from the cache or a fresh copy of the key set.
@@ -73,9 +71,7 @@ impl GoogleVerifier {
             if let Some((at, set)) = cached.as_ref() {
                 let fresh = at.elapsed() < KEYS_TTL;
                 match lookup(set) {
-                    Some(key) if fresh => {
-                        return key.map_err(|e| GoogleError::Invalid(e.to_string()))
-                    }
+                    Some(key) if fresh => return key.map_err(GoogleError::Token),
                     // Google rotates keys: an unknown kid may be new, but refetch at most every 30 s.
                     None if at.elapsed() < REFETCH_AFTER => {
                         return Err(GoogleError::Invalid("unknown signing key".to_owned()))
@@ -88,12 +84,12 @@ impl GoogleVerifier {
         let key = lookup(&set);
         *self.keys.write().await = Some((Instant::now(), set));
         key.ok_or_else(|| GoogleError::Invalid("unknown signing key".to_owned()))?
-            .map_err(|e| GoogleError::Invalid(e.to_string()))
+            .map_err(GoogleError::Token)
     }
 
     /// The verified e-mail address of a Google ID token, lower-cased.
     pub async fn verify(&self, credential: &str) -> Result<String, GoogleError> {
-        let header = decode_header(credential).map_err(|e| GoogleError::Invalid(e.to_string()))?;
+        let header = decode_header(credential).map_err(GoogleError::Token)?;
         if header.alg != Algorithm::RS256 {
             return Err(GoogleError::Invalid("not signed with RS256".to_owned()));
         }
@@ -107,7 +103,7 @@ impl GoogleVerifier {
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         validation.leeway = 30;
         let claims = decode::<IdClaims>(credential, &key, &validation)
-            .map_err(|e| GoogleError::Invalid(e.to_string()))?
+            .map_err(GoogleError::Token)?
             .claims;
         match claims.email {
             Some(email) if claims.email_verified => Ok(domain::Email::normalise(&email)),

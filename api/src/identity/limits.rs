@@ -3,10 +3,13 @@
 //!
 //! Sign-in and code entry count failures only, three ways: per account and address pair (tight: the guesser is
 //! stopped for the rest of the window), per address (password spraying across accounts), and per account from
-//! every address (loose: past a threshold, each further attempt waits 1 s, then 2 s, 4 s … up to 5 minutes after
-//! the last failure). That last one does not apply at addresses the account signed in from in the last 30 days,
-//! so an attacker elsewhere can slow an account down but cannot lock its owner out. Registration and reset
+//! every address (loose: past a threshold, a wrong answer within 1 s, then 2 s, 4 s … up to 5 minutes of the last
+//! failure is refused as too many, and counted). That last one slows the wrong guesses only: a right password
+//! or code still passes, and it does not apply at addresses the account signed in from in the last 30 days, so
+//! an attacker elsewhere can slow guessing at an account but cannot lock its owner out. Registration and reset
 //! requests, which send mail, count every attempt per account and per address in fixed windows.
+//!
+//! Webhook credentials (ActBlue's Basic password) count failures per address only, with their own counters.
 //!
 //! Accounts are keyed by a hash of their e-mail, so neither Redis nor the log holds addresses.
 
@@ -29,7 +32,12 @@ pub struct AuthLimits {
     per_address: u32,
     before_delay: u32,
     window_secs: u64,
+    registrations_per_address: u32,
+    registrations_per_email: u32,
 }
+
+/// The window of the registration limits.
+const REGISTRATION_WINDOW_SECS: u64 = 3600;
 
 /// What is being attempted; each action has its own counters.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +46,8 @@ pub enum Action {
     Code,
     Register,
     Reset,
+    /// A webhook's Basic credentials (ActBlue): failures per address only.
+    Webhook,
 }
 
 impl Action {
@@ -47,6 +57,7 @@ impl Action {
             Self::Code => "code",
             Self::Register => "register",
             Self::Reset => "reset",
+            Self::Webhook => "webhook",
         }
     }
 }
@@ -63,8 +74,30 @@ pub struct Attempt<'a> {
 
 pub const TOO_MANY: &str = "Too many attempts. Wait a few minutes and try again.";
 
+/// What an attempt's earlier failures allow, once neither its address nor its account-and-address pair is over
+/// its limit (those are refused outright: they are this caller's own failures).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Standing {
+    /// The answer is what the credentials deserve.
+    Clear,
+    /// Failures from elsewhere are slowing this account: a right answer still passes, a wrong one is refused as
+    /// too many, so a stranger's guessing cannot keep the owner out.
+    Delayed,
+}
+
+impl Standing {
+    /// The answer to a wrong password or code.
+    pub fn wrong(self, error: ApiError) -> ApiError {
+        match self {
+            Self::Clear => error,
+            Self::Delayed => ApiError::TooManyRequests(TOO_MANY.to_owned()),
+        }
+    }
+}
+
 fn unavailable(e: redis::RedisError) -> ApiError {
-    tracing::error!(error = %e, "rate limit store unavailable");
+    tracing::error!(error = %telemetry::Chain(&e), "rate limit store unavailable");
     ApiError::Unavailable("Sign-in is unavailable; try again shortly".to_owned())
 }
 
@@ -96,7 +129,46 @@ impl AuthLimits {
             per_address,
             before_delay,
             window_secs: window_secs.max(1),
+            registrations_per_address: 0,
+            registrations_per_email: 0,
         }
+    }
+
+    /// Registrations allowed per client address and per named e-mail in an hour; 0 turns a limit off.
+    pub fn with_registration_limits(mut self, per_address: u32, per_email: u32) -> Self {
+        self.registrations_per_address = per_address;
+        self.registrations_per_email = per_email;
+        self
+    }
+
+    /// Counts one registration naming `email`. Its answer tells whether the address has an account (the spec
+    /// asks for that), so each client address and each named e-mail gets only a few an hour.
+    pub async fn registration(&self, email: &str, address: &str) -> Result<(), ApiError> {
+        let checks = [
+            (
+                format!("register:addr:{address}"),
+                self.registrations_per_address,
+                "registrations per address",
+            ),
+            (
+                format!("register:acct:{}", account_key(email)),
+                self.registrations_per_email,
+                "registrations per e-mail",
+            ),
+        ];
+        for (what, limit, which) in checks {
+            if limit == 0 {
+                continue;
+            }
+            let count = self
+                .count(&what, REGISTRATION_WINDOW_SECS)
+                .await
+                .map_err(unavailable)?;
+            if count > limit {
+                return Err(self.refuse(Action::Register, None, address, which));
+            }
+        }
+        Ok(())
     }
 
     fn window(&self) -> u64 {
@@ -139,13 +211,14 @@ impl AuthLimits {
                 self.prefix,
                 action.as_str()
             );
-            let mut conn = self.redis.clone();
-            let (count,): (u32,) = redis::pipe()
-                .atomic()
-                .incr(&key, 1)
-                .expire(&key, self.window_secs as i64)
-                .ignore()
-                .query_async(&mut conn)
+            let (count,): (u32,) = self
+                .run(
+                    redis::pipe()
+                        .atomic()
+                        .incr(&key, 1)
+                        .expire(&key, self.window_secs as i64)
+                        .ignore(),
+                )
                 .await
                 .map_err(unavailable)?;
             if count > limit {
@@ -159,20 +232,34 @@ impl AuthLimits {
     /// opens with the first hit and lasts `window_secs`. Redis holds it, so every api process sees one count.
     pub async fn count(&self, what: &str, window_secs: u64) -> Result<u32, redis::RedisError> {
         let key = format!("{}:limit:{what}", self.prefix);
-        let mut conn = self.redis.clone();
-        let (count,): (u32,) = redis::pipe()
-            .atomic()
-            .cmd("SET")
-            .arg(&key)
-            .arg(0)
-            .arg("EX")
-            .arg(window_secs.max(1))
-            .arg("NX")
-            .ignore()
-            .incr(&key, 1)
-            .query_async(&mut conn)
+        let (count,): (u32,) = self
+            .run(
+                redis::pipe()
+                    .atomic()
+                    .cmd("SET")
+                    .arg(&key)
+                    .arg(0)
+                    .arg("EX")
+                    .arg(window_secs.max(1))
+                    .arg("NX")
+                    .ignore()
+                    .incr(&key, 1),
+            )
             .await?;
         Ok(count)
+    }
+
+    /// Runs a pipeline, once more after a failure: the first call after a Redis restart meets the old,
+    /// broken connection while the manager reconnects.
+    async fn run<T: redis::FromRedisValue>(
+        &self,
+        pipe: &redis::Pipeline,
+    ) -> Result<T, redis::RedisError> {
+        telemetry::retry::once_more(|| {
+            let mut conn = self.redis.clone();
+            async move { pipe.query_async(&mut conn).await }
+        })
+        .await
     }
 
     fn failure_keys(&self, attempt: &Attempt<'_>) -> FailureKeys {
@@ -189,23 +276,25 @@ impl AuthLimits {
         }
     }
 
-    /// Refuses with 429 when the attempt's earlier failures say it must wait; counts nothing.
-    pub async fn check(&self, attempt: Attempt<'_>) -> Result<(), ApiError> {
+    /// Refuses with 429 when this address's own failures say it must wait; otherwise answers whether failures
+    /// from elsewhere are slowing the account. Counts nothing.
+    pub async fn check(&self, attempt: Attempt<'_>) -> Result<Standing, ApiError> {
         let keys = self.failure_keys(&attempt);
-        let mut conn = self.redis.clone();
         let (pair, address, account, last, known): (
             Option<u32>,
             Option<u32>,
             Option<u32>,
             Option<i64>,
             bool,
-        ) = redis::pipe()
-            .get(keys.pair.as_deref().unwrap_or(""))
-            .get(&keys.address)
-            .hget(keys.account.as_deref().unwrap_or(""), "failures")
-            .hget(keys.account.as_deref().unwrap_or(""), "last")
-            .exists(keys.known.as_deref().unwrap_or(""))
-            .query_async(&mut conn)
+        ) = self
+            .run(
+                redis::pipe()
+                    .get(keys.pair.as_deref().unwrap_or(""))
+                    .get(&keys.address)
+                    .hget(keys.account.as_deref().unwrap_or(""), "failures")
+                    .hget(keys.account.as_deref().unwrap_or(""), "last")
+                    .exists(keys.known.as_deref().unwrap_or("")),
+            )
             .await
             .map_err(unavailable)?;
         let refuse = |which| Err(self.refuse(attempt.action, attempt.user, attempt.address, which));
@@ -220,10 +309,16 @@ impl AuthLimits {
             let wait_ms = delay_secs(failures, self.before_delay) as i64 * 1000;
             let since = chrono::Utc::now().timestamp_millis() - last.unwrap_or(0);
             if since < wait_ms {
-                return refuse("account delay");
+                tracing::warn!(
+                    action = attempt.action.as_str(),
+                    user = attempt.user,
+                    address = attempt.address,
+                    "account delayed: only a right answer passes"
+                );
+                return Ok(Standing::Delayed);
             }
         }
-        Ok(())
+        Ok(Standing::Clear)
     }
 
     /// Counts a failed attempt.
@@ -248,8 +343,7 @@ impl AuthLimits {
                 .expire(account, window)
                 .ignore();
         }
-        let mut conn = self.redis.clone();
-        pipe.query_async::<()>(&mut conn).await.map_err(unavailable)
+        self.run::<()>(&pipe).await.map_err(unavailable)
     }
 
     /// Remembers that the account signed in from this address: the account's delay does not apply there.
@@ -257,15 +351,17 @@ impl AuthLimits {
         let Some(known) = self.failure_keys(&attempt).known else {
             return Ok(());
         };
-        let mut conn = self.redis.clone();
-        redis::cmd("SET")
-            .arg(&known)
-            .arg(1)
-            .arg("EX")
-            .arg(KNOWN_ADDRESS_SECS)
-            .query_async::<()>(&mut conn)
-            .await
-            .map_err(unavailable)
+        self.run::<()>(
+            redis::pipe()
+                .cmd("SET")
+                .arg(&known)
+                .arg(1)
+                .arg("EX")
+                .arg(KNOWN_ADDRESS_SECS)
+                .ignore(),
+        )
+        .await
+        .map_err(unavailable)
     }
 }
 

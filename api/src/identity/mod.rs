@@ -87,6 +87,14 @@ impl Realm {
     }
 
     /// A literal table name, never input.
+    /// The realm's users table, as `store::accounts` names it.
+    pub fn users(&self) -> store::accounts::Users {
+        match self {
+            Self::Universal => store::accounts::Users::Universal,
+            Self::Client(_) => store::accounts::Users::Client,
+        }
+    }
+
     fn users_table(&self) -> &'static str {
         match self {
             Self::Universal => "universal_users",

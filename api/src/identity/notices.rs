@@ -2,7 +2,7 @@
 //! same pooled SMTP transport as test sends.
 
 use super::Realm;
-use worker::mail::{MailError, Mailer, Outgoing};
+use mail::{MailError, Mailer, Outgoing};
 
 #[derive(Clone)]
 pub struct Notices {
@@ -38,6 +38,7 @@ impl Notices {
                 html,
                 unsubscribe_url: None,
                 message_id: None,
+                test: false,
             })
             .await
     }
@@ -110,6 +111,26 @@ impl Notices {
                 format!("Or open this address: {link}"),
                 "If you did not ask for this, ignore this e-mail: your password stays as it is."
                     .to_owned(),
+            ],
+        )
+        .await
+    }
+
+    /// Someone registered an address that already has an account.
+    pub async fn registration_attempt(&self, realm: &Realm, to: &str) -> Result<(), MailError> {
+        let mut params = Vec::new();
+        Self::client_params(realm, &mut params);
+        let login = self.link("/auth/login", &params);
+        params.push(("email", to));
+        let reset = self.link("/auth/reset-password", &params);
+        self.send(
+            to,
+            "Someone tried to register your Compass address",
+            &[
+                "Someone tried to register a new Compass account with this e-mail address, which already has one."
+                    .to_owned(),
+                format!("If it was you, <a href=\"{login}\">log in</a> instead, or <a href=\"{reset}\">reset your password</a>."),
+                "If it was not you, ignore this e-mail: nothing was changed.".to_owned(),
             ],
         )
         .await

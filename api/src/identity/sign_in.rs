@@ -104,13 +104,14 @@ pub async fn may_use_client(
 }
 
 /// Opens a session and issues its tokens. `acting` is the client the session acts for: a client user's own
-/// client, or the client a universal user signed in to directly. Records the sign-in in that client's audit
-/// trail (or the public one).
+/// client, or the client a universal user signed in to directly. `replaces` is the session a client login ends:
+/// the new one joins its family. Records the sign-in in that client's audit trail (or the public one).
 pub(crate) async fn open_session(
     state: &AppState,
     realm: &Realm,
     account: &Account,
     acting: Option<&Client>,
+    replaces: Option<i64>,
     how: &str,
     address: &str,
 ) -> Result<TokenPair, ApiError> {
@@ -120,6 +121,9 @@ pub(crate) async fn open_session(
     };
     let mut tx = realm.begin(&state.tenancy).await?;
     let (sid, secret) = sessions::open(&mut tx, &state.hasher, account.id, session_client).await?;
+    if let Some(old) = replaces {
+        sessions::hand_over(&mut tx, old, sid).await?;
+    }
     let actor = audit::Actor {
         kind: realm.kind().as_str(),
         id: Some(account.id),

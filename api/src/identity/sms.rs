@@ -7,7 +7,9 @@ use std::pin::Pin;
 #[derive(Debug, thiserror::Error)]
 pub enum SmsError {
     #[error("sms gateway: {0}")]
-    Gateway(String),
+    Unreachable(#[from] reqwest::Error),
+    #[error("sms gateway: answered {0}")]
+    Refused(reqwest::StatusCode),
 }
 
 pub type SmsFuture<'a> = Pin<Box<dyn Future<Output = Result<(), SmsError>> + Send + 'a>>;
@@ -46,12 +48,11 @@ impl SmsGateway for HttpGateway {
                 .bearer_auth(&self.key)
                 .json(&serde_json::json!({ "to": phone, "message": text }))
                 .send()
-                .await
-                .map_err(|e| SmsError::Gateway(e.to_string()))?;
+                .await?;
             if answer.status().is_success() {
                 Ok(())
             } else {
-                Err(SmsError::Gateway(format!("answered {}", answer.status())))
+                Err(SmsError::Refused(answer.status()))
             }
         })
     }

@@ -8,12 +8,11 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
-mod search;
-use search::Cursor;
+use store::contacts::{self as search, Cursor};
 
 pub struct ContactsApi;
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct Contact {
     pub id: i64,
     pub email: String,
@@ -51,7 +50,7 @@ pub struct ContactPage {
     pub next: Option<String>,
 }
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct ListRef {
     pub id: i64,
     pub name: String,
@@ -64,12 +63,21 @@ pub struct ContactDetail {
     pub lists: Vec<ListRef>,
 }
 
-macro_rules! contact_select {
-    () => {
-        "select c.id, c.email, c.first_name, c.last_name, c.phone, c.vanid, c.subscription, c.origin_code_id,
-                o.name as origin_code_name, c.created
-         from contacts c left join origin_codes o on o.id = c.origin_code_id "
-    };
+impl From<store::contacts::Contact> for Contact {
+    fn from(c: store::contacts::Contact) -> Self {
+        Self {
+            id: c.id,
+            email: c.email,
+            first_name: c.first_name,
+            last_name: c.last_name,
+            phone: c.phone,
+            vanid: c.vanid,
+            subscription: c.subscription,
+            origin_code_id: c.origin_code_id,
+            origin_code_name: c.origin_code_name,
+            created: c.created,
+        }
+    }
 }
 
 #[OpenApi(tag = "ApiTags::Contacts")]
@@ -81,6 +89,7 @@ impl ContactsApi {
         method = "get",
         operation_id = "searchContacts"
     )]
+    #[allow(clippy::too_many_arguments)]
     async fn search(
         &self,
         state: Data<&SharedState>,
@@ -100,8 +109,19 @@ impl ContactsApi {
         /// The `next` of the page before; the answer starts right after that contact.
         #[oai(validator(max_length = 64))]
         after: Query<Option<String>>,
+        /// Only contacts with this origin code.
+        #[oai(name = "originCodeId")]
+        origin_code_id: Query<Option<i64>>,
+        /// Only contacts in this state: subscribed, unsubscribed or bounced.
+        subscription: Query<Option<String>>,
+        /// Only contacts created on or after this day (client zone).
+        #[oai(name = "createdFrom")]
+        created_from: Query<Option<chrono::NaiveDate>>,
+        /// Only contacts created on or before this day (client zone).
+        #[oai(name = "createdTo")]
+        created_to: Query<Option<chrono::NaiveDate>>,
     ) -> Result<Json<ContactPage>, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
+        auth.0.check(PAGE_CONTACTS)?;
         let term = q.0.as_deref().map(str::trim).unwrap_or("");
         let after = match after.0.as_deref() {
             None | Some("") => None,
@@ -110,19 +130,43 @@ impl ContactsApi {
                     .ok_or_else(|| ApiError::BadRequest("after: not a page cursor".to_owned()))?,
             ),
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let search = search::Search::new(term, after);
-        let (total, total_estimated) = search.total(&mut tx).await?;
-        let mut items = search
-            .page(&mut tx, page_size.0 + 1, (page.0 - 1) * page_size.0)
+        let subscription = match subscription.0.as_deref() {
+            None | Some("") => None,
+            Some(word) => Some(
+                domain::SubscriptionStatus::parse(word)
+                    .ok_or_else(|| {
+                        ApiError::BadRequest(
+                            "subscription: subscribed, unsubscribed or bounced".to_owned(),
+                        )
+                    })?
+                    .as_str()
+                    .to_owned(),
+            ),
+        };
+        let narrow = search::Narrow {
+            origin_code_id: origin_code_id.0,
+            subscription,
+            created_from: created_from.0,
+            created_to: created_to.0,
+        };
+        let search = search::Search::new(term, after, narrow);
+        let ((total, total_estimated), mut rows) = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                let total = search.total(tx).await?;
+                let rows = search
+                    .page(tx, page_size.0 + 1, (page.0 - 1) * page_size.0)
+                    .await?;
+                Ok((total, rows))
+            })
             .await?;
-        tx.commit().await?;
-        let next = if items.len() as i64 > page_size.0 {
-            items.truncate(page_size.0 as usize);
-            items.last().map(|c| Cursor::of(c).to_string())
+        let next = if rows.len() as i64 > page_size.0 {
+            rows.truncate(page_size.0 as usize);
+            rows.last().map(|c| Cursor::of(c).to_string())
         } else {
             None
         };
+        let items = rows.into_iter().map(Contact::from).collect();
         Ok(Json(ContactPage {
             items,
             total,
@@ -145,25 +189,21 @@ impl ContactsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ContactDetail>, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let contact = sqlx::query_as::<_, Contact>(concat!(contact_select!(), "where c.id = $1"))
-            .bind(id.0)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
-        let lists = sqlx::query_as::<_, ListRef>(
-            "select l.id, l.name from crm_lists l
-             where (l.kind = 'query' and $2::bigint = any (l.origin_code_ids))
-                or (l.kind = 'upload' and exists (
-                    select 1 from crm_list_members m where m.list_id = l.id and m.contact_id = $1))
-             order by l.name",
-        )
-        .bind(id.0)
-        .bind(contact.origin_code_id)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let (contact, lists) = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                let contact = store::contacts::contact(tx, id.0)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
+                let lists = store::contacts::lists_of(tx, id.0, contact.origin_code_id).await?;
+                Ok((contact, lists))
+            })
+            .await?;
+        let contact = Contact::from(contact);
+        let lists = lists
+            .into_iter()
+            .map(|(id, name)| ListRef { id, name })
+            .collect();
         Ok(Json(ContactDetail { contact, lists }))
     }
 }

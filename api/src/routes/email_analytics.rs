@@ -1,5 +1,5 @@
 //! Email › E-mail Analytics: the programme's figures by week or month, the send-hour × weekday heat map and the
-//! mailbox-provider split (README "E-mail analytics").
+//! mailbox-provider split (docs/email-analytics.md).
 
 use super::ApiTags;
 use crate::auth::ClientAuth;
@@ -51,8 +51,9 @@ pub struct EmailPeriod {
     pub clicked: i64,
     #[oai(nullable, rename = "clickRate")]
     pub click_rate: Option<String>,
+    /// E-mail revenue of the mailings whose send started in the period (whenever paid) + external mailings'.
     pub revenue: String,
-    /// Revenue per thousand delivered.
+    /// Revenue × 1000 ÷ (those mailings' delivered + external delivered).
     #[oai(nullable)]
     pub rpm: Option<String>,
 }

@@ -14,9 +14,9 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 use std::collections::BTreeMap;
+use store::cells::neutralise_formula as neutralise;
 use store::external_mailings::import::{MailingField, Source};
 use store::external_mailings::{self, ExternalMailing};
-use store::reports::files::neutralise;
 use worker::import::external_mailings::ExternalMailingsPlan;
 use worker::JobKind;
 
@@ -188,11 +188,13 @@ pub struct ExternalName {
     pub label: String,
 }
 
+/// Selection lists of the Performance page: its permission, like the page's other data.
 async fn names(
     state: &SharedState,
     auth: &ClientAuth,
     source: &str,
 ) -> Result<Json<Vec<ExternalName>>, ApiError> {
+    auth.0.require(PAGE_PERFORMANCE)?;
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
     let rows = external_mailings::names(&mut tx, source).await?;
     tx.commit().await?;
@@ -273,7 +275,7 @@ impl ExternalMailingsApi {
         crate::uploads::store_and_enqueue(
             &state,
             tx,
-            auth.0.user_id(),
+            auth.0.job_owner(),
             body.file,
             true,
             |upload_id, filename| {

@@ -55,13 +55,7 @@ async fn origin_code_id(tx: &mut TenantTx, name: Option<&str>) -> Result<Option<
     if name.chars().count() > 200 {
         return Err(ApiError::BadRequest("Origin code is too long".to_owned()));
     }
-    let id = sqlx::query_scalar(
-        "insert into origin_codes (name) values ($1) on conflict (name) do update set name = excluded.name returning id",
-    )
-    .bind(name)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(Some(id))
+    Ok(Some(store::origin_codes::get_or_create(tx, name).await?.id))
 }
 
 #[OpenApi(tag = "ApiTags::Lists")]
@@ -105,7 +99,7 @@ impl ImportsApi {
             overwrite_origin_code: flag(&overwrite_origin_code.0),
             days: None,
         };
-        crate::uploads::enqueue(&state, tx, auth.0.user_id(), JobKind::ListUpload(plan)).await
+        crate::uploads::enqueue(&state, tx, auth.0.job_owner(), JobKind::ListUpload(plan)).await
     }
 
     /// Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
@@ -127,7 +121,7 @@ impl ImportsApi {
         crate::uploads::store_and_enqueue(
             &state,
             tx,
-            auth.0.user_id(),
+            auth.0.job_owner(),
             body.file,
             true,
             |upload_id, filename| {
@@ -152,8 +146,9 @@ impl ImportsApi {
         method = "get",
         operation_id = "listImportFields"
     )]
-    async fn fields(&self, _auth: ClientAuth) -> Json<Vec<ImportField>> {
-        Json(
+    async fn fields(&self, _auth: ClientAuth) -> Result<Json<Vec<ImportField>>, ApiError> {
+        // The answer holds no client data, but the token is checked all the same: its 401 is declared.
+        Ok(Json(
             Field::ALL
                 .into_iter()
                 .map(|f| ImportField {
@@ -161,7 +156,7 @@ impl ImportsApi {
                     label: f.label().to_owned(),
                 })
                 .collect(),
-        )
+        ))
     }
 
     /// Imports contacts from a file whose columns the user mapped to fields.
@@ -196,6 +191,6 @@ impl ImportsApi {
             overwrite_origin_code: false,
             days: None,
         };
-        crate::uploads::enqueue(&state, tx, auth.0.user_id(), JobKind::ContactImport(plan)).await
+        crate::uploads::enqueue(&state, tx, auth.0.job_owner(), JobKind::ContactImport(plan)).await
     }
 }

@@ -1,20 +1,27 @@
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, ClientSession};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::OpenApi;
-use worker::{JobKind, JobRow};
+use worker::{JobKind, JobOwner, JobRow};
 
 pub use crate::schemas::{Job, JobAccepted, JobResult, JobStatus, JobUser};
 
 pub struct JobsApi;
 
+/// Whose jobs the user may see: `None` for everyone's. A client user sees the jobs they started (a job's result
+/// names lists, segments and files of its owner's work); see `ClientSession::sees_every_job`.
+fn visible_to(session: &ClientSession) -> Option<JobOwner> {
+    (!session.sees_every_job()).then(|| session.job_owner())
+}
+
 #[OpenApi(tag = "ApiTags::Jobs")]
 impl JobsApi {
-    /// The current client's jobs, newest first (at most 200).
+    /// The current client's jobs the user may see, newest first (at most 200): a client user's own, or every
+    /// job for agency staff and holders of "view user".
     #[oai(path = "/api/jobs", method = "get", operation_id = "listJobs")]
     async fn list(
         &self,
@@ -22,12 +29,17 @@ impl JobsApi {
         auth: ClientAuth,
     ) -> Result<Json<Vec<Job>>, ApiError> {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = JobRow::recent(&mut tx, 200).await?;
+        let rows = JobRow::recent(&mut tx, visible_to(&auth.0), 200).await?;
         tx.commit().await?;
-        Ok(Json(rows.into_iter().map(Job::from).collect()))
+        let live = live_workers(&state).await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|row| Job::with_workers(row, live))
+                .collect(),
+        ))
     }
 
-    /// One job of the current client.
+    /// One job of the current client, if the user may see it (else 404, as for a job that does not exist).
     #[oai(path = "/api/jobs/:id", method = "get", operation_id = "getJob")]
     async fn get(
         &self,
@@ -38,8 +50,12 @@ impl JobsApi {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let row = JobRow::find(&mut tx, id.0).await?;
         tx.commit().await?;
-        row.map(|r| Json(r.into()))
-            .ok_or_else(|| ApiError::NotFound("Job not found".to_owned()))
+        let owner = visible_to(&auth.0);
+        let row = row
+            .filter(|r| owner.is_none_or(|o| r.started_by(o)))
+            .ok_or_else(|| ApiError::NotFound("Job not found".to_owned()))?;
+        let live = live_workers(&state).await?;
+        Ok(Json(Job::with_workers(row, live)))
     }
 
     /// Starts a job that recounts every CRM list of the current client.
@@ -56,8 +72,13 @@ impl JobsApi {
         let tx = state.tenancy.begin(&auth.0.client).await?;
         let row = state
             .queue
-            .enqueue(tx, Some(auth.0.user_id()), &JobKind::RecountLists {})
+            .enqueue(tx, Some(auth.0.job_owner()), &JobKind::RecountLists {})
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }
+}
+
+/// Workers on the api's queue that beat in the last 15 s.
+async fn live_workers(state: &SharedState) -> Result<i64, ApiError> {
+    Ok(worker::liveness::live_workers(&state.tenancy, state.queue.name()).await?)
 }

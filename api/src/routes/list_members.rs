@@ -45,9 +45,7 @@ pub enum Removed {
 }
 
 async fn list_kind(tx: &mut tenancy::TenantTx, id: i64) -> Result<String, ApiError> {
-    sqlx::query_scalar("select kind from crm_lists where id = $1")
-        .bind(id)
-        .fetch_optional(&mut **tx)
+    store::lists::kind(tx, id)
         .await?
         .ok_or_else(|| ApiError::NotFound("List not found".to_owned()))
 }
@@ -69,7 +67,7 @@ impl ListMembersApi {
         page: Query<Option<i64>>,
     ) -> Result<Json<ListMembersPage>, ApiError> {
         // A list's members are contacts: the contacts permission, as for the export.
-        auth.0.require(PAGE_CONTACTS)?;
+        auth.0.check(PAGE_CONTACTS)?;
         let search = q.0.unwrap_or_default();
         if search.chars().count() > 200 {
             return Err(ApiError::BadRequest(
@@ -77,17 +75,14 @@ impl ListMembersApi {
             ));
         }
         let page = page.0.unwrap_or(1).clamp(1, 1_000_000);
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        list_kind(&mut tx, id.0).await?;
-        let (rows, total) = store::lists::members(
-            &mut tx,
-            id.0,
-            &search,
-            (page - 1) * MEMBERS_PAGE_SIZE,
-            MEMBERS_PAGE_SIZE,
-        )
-        .await?;
-        tx.commit().await?;
+        let (rows, total) = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                list_kind(tx, id.0).await?;
+                let offset = (page - 1) * MEMBERS_PAGE_SIZE;
+                Ok(store::lists::members(tx, id.0, &search, offset, MEMBERS_PAGE_SIZE).await?)
+            })
+            .await?;
         Ok(Json(ListMembersPage {
             members: rows
                 .into_iter()
@@ -119,18 +114,20 @@ impl ListMembersApi {
         id: Path<i64>,
         contact_id: Path<i64>,
     ) -> Result<Removed, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        if list_kind(&mut tx, id.0).await? != "upload" {
-            return Err(ApiError::BadRequest(
-                "Members of a query list follow from its origin codes; change the codes instead"
-                    .to_owned(),
-            ));
-        }
-        if !store::lists::remove_member(&mut tx, id.0, contact_id.0).await? {
-            return Err(ApiError::NotFound("Not a member of this list".to_owned()));
-        }
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                if list_kind(tx, id.0).await? != "upload" {
+                    return Err(ApiError::BadRequest(
+                        "Members of a query list follow from its origin codes; change the codes instead"
+                            .to_owned(),
+                    ));
+                }
+                if !store::lists::remove_member(tx, id.0, contact_id.0).await? {
+                    return Err(ApiError::NotFound("Not a member of this list".to_owned()));
+                }
+                Ok(())
+            })
+            .await?;
         Ok(Removed::Removed)
     }
 }

@@ -1,5 +1,5 @@
 use super::{ApiTags, Deleted};
-use crate::auth::{ClientAuth, PAGE_CONTACTS};
+use crate::auth::{ClientAuth, Needs, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::schemas::OriginCode;
 use crate::state::SharedState;
@@ -58,18 +58,8 @@ pub enum CsvDownload {
     ),
 }
 
-#[derive(sqlx::FromRow)]
-struct ListRow {
-    id: i64,
-    name: String,
-    count: i32,
-    created: DateTime<Utc>,
-    kind: String,
-    origin_codes: sqlx::types::Json<Vec<(i64, String)>>,
-}
-
-impl From<ListRow> for CrmList {
-    fn from(row: ListRow) -> Self {
+impl From<store::lists::List> for CrmList {
+    fn from(row: store::lists::List) -> Self {
         Self {
             id: row.id,
             name: row.name,
@@ -96,16 +86,7 @@ impl From<ListRow> for CrmList {
 
 /// Lists with their origin codes; `id` filters to one list when given.
 async fn fetch_lists(tx: &mut TenantTx, id: Option<i64>) -> Result<Vec<CrmList>, ApiError> {
-    let rows = sqlx::query_as::<_, ListRow>(
-        "select l.id, l.name, l.count, l.created, l.kind,
-                coalesce((select json_agg(json_build_array(o.id, o.name) order by o.name)
-                          from origin_codes o where o.id = any (l.origin_code_ids)), '[]') as origin_codes
-         from crm_lists l where $1::bigint is null or l.id = $1
-         order by l.created desc, l.id desc",
-    )
-    .bind(id)
-    .fetch_all(&mut **tx)
-    .await?;
+    let rows = store::lists::lists(tx, id).await?;
     Ok(rows.into_iter().map(CrmList::from).collect())
 }
 
@@ -125,9 +106,12 @@ impl ListsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<CrmList>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let lists = fetch_lists(&mut tx, None).await?;
-        tx.commit().await?;
+        let lists = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_lists(tx, None).await
+            })
+            .await?;
         Ok(Json(lists))
     }
 
@@ -150,28 +134,21 @@ impl ListsApi {
                 "Choose at least one origin code".to_owned(),
             ));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let known: i64 =
-            sqlx::query_scalar("select count(*) from origin_codes where id = any ($1)")
-                .bind(&body.0.origin_codes)
-                .fetch_one(&mut *tx)
-                .await?;
-        let mut wanted = body.0.origin_codes.clone();
-        wanted.sort_unstable();
-        wanted.dedup();
-        if known != wanted.len() as i64 {
-            return Err(ApiError::BadRequest("Unknown origin code".to_owned()));
-        }
-        let id: i64 = sqlx::query_scalar(
-            "insert into crm_lists (name, kind, origin_code_ids) values ($1, 'query', $2) returning id",
-        )
-        .bind(name)
-        .bind(&wanted)
-        .fetch_one(&mut *tx)
-        .await?;
-        store::lists::refresh_count(&mut tx, id).await?;
-        let list = fetch_list(&mut tx, id).await?;
-        tx.commit().await?;
+        let list = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let mut wanted = body.0.origin_codes.clone();
+                wanted.sort_unstable();
+                wanted.dedup();
+                let known = store::origin_codes::known(tx, &body.0.origin_codes).await?;
+                if known != wanted.len() as i64 {
+                    return Err(ApiError::BadRequest("Unknown origin code".to_owned()));
+                }
+                let id = store::lists::insert_query_list(tx, name, &wanted).await?;
+                store::lists::refresh_count(tx, id).await?;
+                fetch_list(tx, id).await
+            })
+            .await?;
         Ok(Created::Created(Json(list)))
     }
 
@@ -187,9 +164,12 @@ impl ListsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<CrmList>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let list = fetch_list(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let list = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_list(tx, id.0).await
+            })
+            .await?;
         Ok(Json(list))
     }
 
@@ -227,16 +207,7 @@ impl ListsApi {
         let body = crate::csv_stream::body(
             ["Email", "First", "Last", "Origin code"],
             move |mut sender| async move {
-                let mut rows = sqlx::query_as::<_, (String, String, String, Option<String>)>(
-                    "select c.email, c.first_name, c.last_name, o.name
-                     from crm_list_contacts lc
-                     join contacts c on c.id = lc.contact_id
-                     left join origin_codes o on o.id = c.origin_code_id
-                     where lc.list_id = $1
-                     order by c.email",
-                )
-                .bind(id.0)
-                .fetch(&mut *tx);
+                let mut rows = store::lists::export_rows(&mut tx, id.0);
                 while let Some((email, first, last, code)) = rows.try_next().await? {
                     let cells = [email.as_str(), &first, &last, code.as_deref().unwrap_or("")]
                         .map(crate::csv_stream::neutralise_formula);

@@ -26,6 +26,7 @@ pub mod settings;
 pub mod tracking;
 pub mod universal_users;
 pub mod users;
+pub mod workers;
 
 use crate::error::ApiError;
 use poem_openapi::{ApiResponse, OpenApiService, Tags};
@@ -82,7 +83,7 @@ pub type Apis = (
     (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
     settings::SettingsApi,
-    jobs::JobsApi,
+    (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
     origin_codes::OriginCodesApi,
@@ -141,7 +142,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             ),
             universal_users::UniversalUsersApi,
             settings::SettingsApi,
-            jobs::JobsApi,
+            (jobs::JobsApi, workers::WorkersApi),
             (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,
             origin_codes::OriginCodesApi,
@@ -206,13 +207,7 @@ pub(crate) async fn delete_by_id(
     not_found: &str,
 ) -> Result<Deleted, ApiError> {
     let mut tx = state.tenancy.begin(client).await?;
-    let gone = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "delete from {table} where id = $1"
-    )))
-    .bind(id)
-    .execute(&mut *tx)
-    .await?;
-    if gone.rows_affected() == 0 {
+    if !store::delete_by_id(&mut tx, table, id).await? {
         return Err(ApiError::NotFound(not_found.to_owned()));
     }
     tx.commit().await?;

@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::{ClientAuth, PAGE_CONTACT_ORIGIN_CODES};
+use crate::auth::{ClientAuth, Needs, PAGE_CONTACT_ORIGIN_CODES};
 use crate::error::ApiError;
 use crate::schemas::OriginCode;
 use crate::state::SharedState;
@@ -11,7 +11,7 @@ use poem_openapi::{Object, OpenApi};
 pub struct OriginCodesApi;
 
 /// An origin code with the number of contacts that first arrived through it.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct OriginCodeCount {
     pub id: i64,
     pub name: String,
@@ -19,6 +19,18 @@ pub struct OriginCodeCount {
     #[oai(rename = "contactCount")]
     pub contact_count: i64,
     pub created: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<store::origin_codes::CodeCount> for OriginCodeCount {
+    fn from(c: store::origin_codes::CodeCount) -> Self {
+        Self {
+            id: c.id,
+            label: c.name.clone(),
+            name: c.name,
+            contact_count: c.contact_count,
+            created: c.created,
+        }
+    }
 }
 
 #[derive(Debug, Object)]
@@ -41,16 +53,14 @@ impl OriginCodesApi {
         auth: ClientAuth,
         q: Query<Option<String>>,
     ) -> Result<Json<Vec<OriginCode>>, ApiError> {
-        let pattern = format!("%{}%", escape_like(q.0.as_deref().unwrap_or("").trim()));
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let codes = sqlx::query_as::<_, OriginCode>(
-            "select id, name, name as label from origin_codes where name ilike $1 escape '\\' order by name limit 50",
-        )
-        .bind(pattern)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(codes))
+        let pattern = store::like::containing(q.0.as_deref().unwrap_or("").trim());
+        let codes = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::origin_codes::search(tx, &pattern).await?)
+            })
+            .await?;
+        Ok(Json(codes.into_iter().map(OriginCode::from).collect()))
     }
 
     /// Every origin code with its contact count, largest first.
@@ -64,17 +74,13 @@ impl OriginCodesApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<OriginCodeCount>>, ApiError> {
-        auth.0.require(PAGE_CONTACT_ORIGIN_CODES)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let codes = sqlx::query_as::<_, OriginCodeCount>(
-            "select o.id, o.name, o.name as label, count(c.id) as contact_count, o.created
-             from origin_codes o left join contacts c on c.origin_code_id = o.id
-             group by o.id order by contact_count desc, o.name",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(codes))
+        let codes = auth
+            .0
+            .tx(&state, PAGE_CONTACT_ORIGIN_CODES, async |tx| {
+                Ok(store::origin_codes::with_counts(tx).await?)
+            })
+            .await?;
+        Ok(Json(codes.into_iter().map(OriginCodeCount::from).collect()))
     }
 
     /// The origin code with this name, created when missing.
@@ -95,24 +101,13 @@ impl OriginCodesApi {
                 "Origin code name is required".to_owned(),
             ));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        // The no-op update makes `returning` give the row whether it was inserted or already there.
-        let code = sqlx::query_as::<_, OriginCode>(
-            "insert into origin_codes (name) values ($1)
-             on conflict (name) do update set name = excluded.name
-             returning id, name, name as label",
-        )
-        .bind(name)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let code = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::origin_codes::get_or_create(tx, name).await?)
+            })
+            .await?;
+        let code = OriginCode::from(code);
         Ok(Json(code))
     }
-}
-
-/// Makes `%`, `_` and `\` in user input match themselves in a LIKE pattern.
-fn escape_like(raw: &str) -> String {
-    raw.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
 }

@@ -1,5 +1,5 @@
 //! Email › Planning: the calendar of sent, scheduled, draft and planned sends, month figures and marked days;
-//! planned sends, their conversion to draft mailings, and moving unsent sends to another day (README "Planning").
+//! planned sends, their conversion to draft mailings, and moving unsent sends to another day (docs/planning.md).
 
 use super::ApiTags;
 use crate::auth::ClientAuth;
@@ -41,8 +41,8 @@ pub struct CalendarEntry {
     pub revenue_goal: Option<String>,
 }
 
-/// A month's revenue: goal (set by a user), planned (goals of its planned sends), actual (attributed e-mail
-/// revenue). Decimal strings.
+/// A month's revenue: goal (set by a user), planned (goals of its planned sends), actual (the month's e-mail
+/// revenue: net of the gifts of mailings whose send started in the month, whenever paid). Decimal strings.
 #[derive(Debug, Object)]
 pub struct PlanningMonth {
     /// First day of the month.

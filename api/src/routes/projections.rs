@@ -1,6 +1,6 @@
 //! Projections: the current year per month and channel against the user's goals, pacing and the month- and
 //! quarter-end forecasts with their backtest band, and the inflection markers. The method lives in
-//! `store::projections` (README "Projections").
+//! `store::projections` (docs/projections.md).
 
 use super::ApiTags;
 use crate::auth::{ClientAuth, PAGE_PROJECTIONS};
@@ -142,7 +142,7 @@ fn marker(m: projections::Marker) -> InflectionMarker {
 
 #[OpenApi(tag = "ApiTags::Projections")]
 impl ProjectionsApi {
-    /// The current year's projection per month and channel, goals, pacing and forecasts (README "Projections").
+    /// The current year's projection per month and channel, goals, pacing and forecasts (docs/projections.md).
     #[oai(
         path = "/api/projections",
         method = "get",
@@ -299,6 +299,7 @@ impl ProjectionsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<InflectionMarker>>, ApiError> {
+        auth.0.require(crate::auth::PAGE_PROJECTIONS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let year = projections::client_today(&mut tx).await?.year();
         let rows = projections::markers(&mut tx, year).await?;

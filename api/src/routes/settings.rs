@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::{ClientAuth, EDIT_ROLE};
+use crate::auth::{ClientAuth, Needs, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -32,7 +32,7 @@ pub struct AppSettings {
 }
 
 /// Revenue settings: how dates are grouped, which origin code donors get, how codes are read and gifts credited.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct RevenueSettings {
     /// IANA zone (e.g. America/New_York) for offset-less import dates and every day grouping.
     #[oai(rename = "timeZone")]
@@ -123,36 +123,84 @@ pub struct AppSettingsUpdate {
     pub election_day: Option<String>,
 }
 
+impl From<store::settings::Revenue> for RevenueSettings {
+    fn from(r: store::settings::Revenue) -> Self {
+        Self {
+            time_zone: r.time_zone,
+            actblue_origin_code: r.actblue_origin_code,
+            winred_origin_code: r.winred_origin_code,
+            refcode_pattern: r.refcode_pattern,
+            mailing_refcode_pattern: r.mailing_refcode_pattern,
+            attribution_window_days: r.attribution_window_days,
+            donation_domains: r.donation_domains,
+            fiscal_year_start: r.fiscal_year_start,
+        }
+    }
+}
+
 async fn read(tx: &mut TenantTx, client: &Client) -> Result<AppSettings, ApiError> {
-    let (id, media_enabled, user, password_set, election_day): (
-        i64,
-        bool,
-        Option<String>,
-        bool,
-        Option<chrono::NaiveDate>,
-    ) = sqlx::query_as(
-        "select id, media_enabled, actblue_webhook_username, actblue_webhook_password_hash is not null,
-                election_day
-         from app_settings",
-    )
-    .fetch_one(&mut **tx)
-    .await?;
-    let revenue: RevenueSettings = sqlx::query_as(
-        "select time_zone, actblue_origin_code, winred_origin_code, refcode_pattern, mailing_refcode_pattern,
-                attribution_window_days, donation_domains, fiscal_year_start
-         from app_settings",
-    )
-    .fetch_one(&mut **tx)
-    .await?;
+    let general = store::settings::general(tx).await?;
+    let revenue = store::settings::revenue(tx).await?;
     Ok(AppSettings {
-        id,
+        id: general.id,
         client_id: client.id,
         client_name: client.name.clone(),
         client_short: client.short_name.clone(),
-        media_enabled,
-        revenue,
-        actblue_webhook_username: user,
-        actblue_webhook_password_set: password_set,
+        media_enabled: general.media_enabled,
+        revenue: revenue.into(),
+        actblue_webhook_username: general.actblue_webhook_username,
+        actblue_webhook_password_set: general.actblue_webhook_password_set,
+        election_day: general.election_day,
+    })
+}
+
+/// The update as the store takes it: trimmed texts, the webhook password hashed, the election day parsed.
+async fn checked_change(body: &AppSettingsUpdate) -> Result<store::settings::Change<'_>, ApiError> {
+    let password_hash = match body.actblue_webhook_password.as_deref() {
+        Some(p) if p.chars().count() < 12 => {
+            return Err(ApiError::BadRequest(
+                "The webhook password needs at least 12 characters".to_owned(),
+            ))
+        }
+        // argon2 is deliberately slow: keep it off the async executor.
+        Some(p) => {
+            let p = p.to_owned();
+            Some(
+                tokio::task::spawn_blocking(move || crate::auth::hash_password(&p))
+                    .await
+                    .map_err(ApiError::internal)?
+                    .map_err(ApiError::internal)?,
+            )
+        }
+        None => None,
+    };
+    let election_day = match body.election_day.as_deref().map(str::trim) {
+        None => None,
+        Some("") => Some(None),
+        Some(raw) => Some(Some(
+            chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d").map_err(|_| {
+                ApiError::BadRequest("Election day must be a date like 2026-11-03".to_owned())
+            })?,
+        )),
+    };
+    Ok(store::settings::Change {
+        media_enabled: body.media_enabled,
+        time_zone: body.time_zone.as_deref().map(str::trim),
+        actblue_origin_code: body.actblue_origin_code.as_deref().map(str::trim),
+        winred_origin_code: body.winred_origin_code.as_deref().map(str::trim),
+        refcode_pattern: body.refcode_pattern.as_deref().map(str::trim),
+        mailing_refcode_pattern: body.mailing_refcode_pattern.as_deref().map(str::trim),
+        attribution_window_days: body.attribution_window_days,
+        donation_domains: body.donation_domains.as_ref().map(|d| {
+            d.iter()
+                .map(|h| h.trim().to_ascii_lowercase())
+                .filter(|h| !h.is_empty())
+                .collect()
+        }),
+        fiscal_year_start: body.fiscal_year_start,
+        actblue_webhook_username: body.actblue_webhook_username.as_deref().map(str::trim),
+        actblue_webhook_password_hash: password_hash,
+        clear_webhook: body.actblue_webhook_username.as_deref().map(str::trim) == Some(""),
         election_day,
     })
 }
@@ -166,9 +214,11 @@ impl SettingsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<AppSettings>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let settings = read(&mut tx, &auth.0.client).await?;
-        tx.commit().await?;
+        let client = &auth.0.client;
+        let settings = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| read(tx, client).await)
+            .await?;
         Ok(Json(settings))
     }
 
@@ -187,99 +237,42 @@ impl SettingsApi {
     ) -> Result<Json<AppSettings>, ApiError> {
         // "edit role" is the client's administrator permission: its holder can already grant any permission, so
         // guarding the settings with it opens nothing new. Everyone may read them (the shell loads them).
-        auth.0.require(EDIT_ROLE)?;
         let body = body.0;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        if let Some(zone) = body.time_zone.as_deref() {
-            let known: bool = sqlx::query_scalar(
-                "select exists (select 1 from pg_timezone_names where name = $1)",
-            )
-            .bind(zone)
-            .fetch_one(&mut *tx)
+        let body_changes_webhook =
+            body.actblue_webhook_username.is_some() || body.actblue_webhook_password.is_some();
+        let settings = auth
+            .0
+            .tx(&state, EDIT_ROLE, async |tx| {
+                if let Some(zone) = body.time_zone.as_deref() {
+                    if !store::settings::time_zone_known(tx, zone).await? {
+                        return Err(ApiError::BadRequest(format!("Unknown time zone {zone:?}")));
+                    }
+                }
+                let change = checked_change(&body).await?;
+                let new_pattern = change.refcode_pattern;
+                let old_pattern = store::settings::refcode_pattern(tx).await?;
+                if !store::settings::update(tx, id.0, change).await? {
+                    return Err(ApiError::NotFound("App settings not found".to_owned()));
+                }
+                // Codes already stored were read with the old pattern: a new one applies to them too, in this
+                // transaction.
+                if let Some(pattern) = new_pattern {
+                    if pattern != old_pattern {
+                        let pattern = domain::CodePattern::new(pattern);
+                        store::revenue::reparse_source_codes(tx, &pattern).await?;
+                    }
+                }
+                let client = match body.client_name.as_deref() {
+                    Some(name) => state.tenancy.rename_client(auth.0.client.id, name).await?,
+                    None => auth.0.client.clone(),
+                };
+                read(tx, &client).await
+            })
             .await?;
-            if !known {
-                return Err(ApiError::BadRequest(format!("Unknown time zone {zone:?}")));
-            }
+        // Credentials verified under the old password are not taken any longer (here at once, elsewhere soon).
+        if body_changes_webhook {
+            state.webhook_gate.forget(settings.client_id);
         }
-        let password_hash = match body.actblue_webhook_password.as_deref() {
-            Some(p) if p.chars().count() < 12 => {
-                return Err(ApiError::BadRequest(
-                    "The webhook password needs at least 12 characters".to_owned(),
-                ))
-            }
-            Some(p) => Some(crate::auth::hash_password(p).map_err(ApiError::internal)?),
-            None => None,
-        };
-        let domains: Option<Vec<String>> = body.donation_domains.map(|d| {
-            d.iter()
-                .map(|h| h.trim().to_ascii_lowercase())
-                .filter(|h| !h.is_empty())
-                .collect()
-        });
-        let election_day = match body.election_day.as_deref().map(str::trim) {
-            None => None,
-            Some("") => Some(None),
-            Some(raw) => Some(Some(
-                chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d").map_err(|_| {
-                    ApiError::BadRequest("Election day must be a date like 2026-11-03".to_owned())
-                })?,
-            )),
-        };
-        let clear_webhook = body.actblue_webhook_username.as_deref().map(str::trim) == Some("");
-        let old_pattern: String = sqlx::query_scalar("select refcode_pattern from app_settings")
-            .fetch_one(&mut *tx)
-            .await?;
-        let updated = sqlx::query(
-            "update app_settings set media_enabled = coalesce($2, media_enabled),
-                 time_zone = coalesce($3, time_zone),
-                 actblue_origin_code = coalesce($4, actblue_origin_code),
-                 winred_origin_code = coalesce($5, winred_origin_code),
-                 refcode_pattern = coalesce($6, refcode_pattern),
-                 mailing_refcode_pattern = coalesce($7, mailing_refcode_pattern),
-                 attribution_window_days = coalesce($8, attribution_window_days),
-                 donation_domains = coalesce($9, donation_domains),
-                 fiscal_year_start = coalesce($10, fiscal_year_start),
-                 actblue_webhook_username = case when $13 then null
-                                                 else coalesce($11, actblue_webhook_username) end,
-                 actblue_webhook_password_hash = case when $13 then null
-                                                      else coalesce($12, actblue_webhook_password_hash) end,
-                 election_day = case when $14 then $15 else election_day end,
-                 updated = now()
-             where id = $1",
-        )
-        .bind(id.0)
-        .bind(body.media_enabled)
-        .bind(body.time_zone.as_deref().map(str::trim))
-        .bind(body.actblue_origin_code.as_deref().map(str::trim))
-        .bind(body.winred_origin_code.as_deref().map(str::trim))
-        .bind(body.refcode_pattern.as_deref().map(str::trim))
-        .bind(body.mailing_refcode_pattern.as_deref().map(str::trim))
-        .bind(body.attribution_window_days)
-        .bind(domains)
-        .bind(body.fiscal_year_start)
-        .bind(body.actblue_webhook_username.as_deref().map(str::trim))
-        .bind(password_hash)
-        .bind(clear_webhook)
-        .bind(election_day.is_some())
-        .bind(election_day.flatten())
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ApiError::NotFound("App settings not found".to_owned()));
-        }
-        // Codes already stored were read with the old pattern: a new one applies to them too, in this transaction.
-        if let Some(pattern) = body.refcode_pattern.as_deref().map(str::trim) {
-            if pattern != old_pattern {
-                let pattern = domain::CodePattern::new(pattern);
-                store::revenue::reparse_source_codes(&mut tx, &pattern).await?;
-            }
-        }
-        let client = match body.client_name.as_deref() {
-            Some(name) => state.tenancy.rename_client(auth.0.client.id, name).await?,
-            None => auth.0.client.clone(),
-        };
-        let settings = read(&mut tx, &client).await?;
-        tx.commit().await?;
         Ok(Json(settings))
     }
 }

@@ -5,12 +5,12 @@ use super::ApiTags;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use crate::tracking::{is_machine, Event};
+use mail::links::Recipient;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Binary, Html};
 use poem_openapi::{ApiResponse, OpenApi};
-use worker::mail::links::Recipient;
 
 pub struct TrackingApi;
 
@@ -61,19 +61,7 @@ async fn unsubscribe(state: &SharedState, r: Recipient) -> Result<(), ApiError> 
     };
     let mut tx = state.tenancy.begin(&client).await?;
     // Idempotent: the second click changes nothing and records nothing.
-    let changed = sqlx::query(
-        "update contacts set subscription = 'unsubscribed' where id = $1 and subscription = 'subscribed'",
-    )
-    .bind(r.contact_id)
-    .execute(&mut *tx)
-    .await?;
-    if changed.rows_affected() > 0 {
-        sqlx::query("insert into mailing_events (mailing_id, contact_id, kind) values ($1, $2, 'unsubscribe')")
-            .bind(r.mailing_id)
-            .bind(r.contact_id)
-            .execute(&mut *tx)
-            .await?;
-    }
+    store::contacts::unsubscribe_through_mailing(&mut tx, r.contact_id, r.mailing_id).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -17,7 +17,7 @@ use poem_openapi::{Object, OpenApi};
 
 pub struct UniversalUsersApi;
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct UniversalUser {
     pub id: i64,
     pub email: String,
@@ -71,10 +71,22 @@ pub struct UniversalUserUpdate {
     pub client_ids: Option<Vec<i64>>,
 }
 
-const COLUMNS: &str = "u.id, u.email, u.first_name, u.last_name, u.enabled, u.all_clients,
-    u.universal_permissions, u.two_factor_method, u.created,
-    coalesce((select array_agg(g.client_id order by g.client_id) from universal_user_clients g
-              where g.user_id = u.id), '{}') as client_ids";
+impl From<store::universal_users::UniversalUser> for UniversalUser {
+    fn from(u: store::universal_users::UniversalUser) -> Self {
+        Self {
+            id: u.id,
+            email: u.email,
+            first_name: u.first_name,
+            last_name: u.last_name,
+            enabled: u.enabled,
+            all_clients: u.all_clients,
+            universal_permissions: u.universal_permissions,
+            client_ids: u.client_ids,
+            two_factor_method: u.two_factor_method,
+            created: u.created,
+        }
+    }
+}
 
 fn checked_permissions(permissions: &[String]) -> Result<Vec<String>, ApiError> {
     if let Some(unknown) = permissions
@@ -113,39 +125,22 @@ async fn set_clients(
     user_id: i64,
     client_ids: &[i64],
 ) -> Result<(), ApiError> {
-    let known: i64 =
-        sqlx::query_scalar("select count(distinct id) from clients where id = any($1)")
-            .bind(client_ids)
-            .fetch_one(&mut *tx)
-            .await?;
+    let known = store::universal_users::known_clients(tx, client_ids).await?;
     let mut distinct = client_ids.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
     if known != distinct.len() as i64 {
         return Err(ApiError::BadRequest("Unknown client".to_owned()));
     }
-    sqlx::query("delete from universal_user_clients where user_id = $1")
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "insert into universal_user_clients (user_id, client_id) select $1, unnest($2::bigint[])",
-    )
-    .bind(user_id)
-    .bind(&distinct)
-    .execute(&mut *tx)
-    .await?;
+    store::universal_users::set_clients(tx, user_id, &distinct).await?;
     Ok(())
 }
 
 async fn fetch(tx: &mut sqlx::PgConnection, id: i64) -> Result<UniversalUser, ApiError> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {COLUMNS} from universal_users u where u.id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(tx)
-    .await?
-    .ok_or_else(|| ApiError::NotFound("User not found".to_owned()))
+    store::universal_users::get(tx, id)
+        .await?
+        .map(UniversalUser::from)
+        .ok_or_else(|| ApiError::NotFound("User not found".to_owned()))
 }
 
 /// A client a universal user may be granted.
@@ -199,13 +194,9 @@ impl UniversalUsersApi {
     ) -> Result<Json<Vec<UniversalUser>>, ApiError> {
         require(&auth.0)?;
         let mut tx = state.tenancy.public().await?;
-        let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "select {COLUMNS} from universal_users u order by u.email"
-        )))
-        .fetch_all(&mut *tx)
-        .await?;
+        let users = store::universal_users::all(&mut tx).await?;
         tx.commit().await?;
-        Ok(Json(rows))
+        Ok(Json(users.into_iter().map(UniversalUser::from).collect()))
     }
 
     /// Creates a universal user and e-mails them a link to choose their password.
@@ -234,19 +225,15 @@ impl UniversalUsersApi {
             .map_err(ApiError::internal)?
             .map_err(ApiError::internal)?;
         let mut tx = state.tenancy.public().await?;
-        let id: Option<i64> = sqlx::query_scalar(
-            "insert into universal_users (email, password_hash, first_name, last_name, all_clients,
-                                          universal_permissions, two_factor_method)
-             values ($1, $2, $3, $4, $5, $6, 'email') on conflict (email) do nothing returning id",
-        )
-        .bind(&email)
-        .bind(&hash)
-        .bind(body.first_name.trim())
-        .bind(body.last_name.trim())
-        .bind(body.all_clients)
-        .bind(&permissions)
-        .fetch_optional(&mut *tx)
-        .await?;
+        let new = store::universal_users::NewUniversalUser {
+            email: &email,
+            password_hash: &hash,
+            first_name: body.first_name.trim(),
+            last_name: body.last_name.trim(),
+            all_clients: body.all_clients,
+            universal_permissions: &permissions,
+        };
+        let id = store::universal_users::insert(&mut tx, &new).await?;
         let id = id.ok_or_else(|| ApiError::Conflict("Email already exists".to_owned()))?;
         set_clients(&mut tx, id, &body.client_ids).await?;
         let token = identity::secrets::random_token();
@@ -272,7 +259,7 @@ impl UniversalUsersApi {
         let notices = state.notices.clone();
         tokio::spawn(async move {
             if let Err(e) = notices.invitation(&email, &token).await {
-                tracing::warn!(error = %e, "invitation e-mail failed");
+                tracing::warn!(error = %telemetry::Chain(&e), "invitation e-mail failed");
             }
         });
         Ok(Json(user))
@@ -317,20 +304,14 @@ impl UniversalUsersApi {
         }
         let mut tx = state.tenancy.public().await?;
         let before = fetch(&mut tx, id).await?;
-        sqlx::query(
-            "update universal_users set first_name = coalesce($2, first_name), last_name = coalesce($3, last_name),
-                    enabled = coalesce($4, enabled), all_clients = coalesce($5, all_clients),
-                    universal_permissions = coalesce($6, universal_permissions)
-             where id = $1",
-        )
-        .bind(id)
-        .bind(body.first_name.as_deref().map(str::trim))
-        .bind(body.last_name.as_deref().map(str::trim))
-        .bind(body.enabled)
-        .bind(body.all_clients)
-        .bind(&permissions)
-        .execute(&mut *tx)
-        .await?;
+        let change = store::universal_users::UniversalUserChange {
+            first_name: body.first_name.as_deref().map(str::trim),
+            last_name: body.last_name.as_deref().map(str::trim),
+            enabled: body.enabled,
+            all_clients: body.all_clients,
+            universal_permissions: permissions.as_deref(),
+        };
+        store::universal_users::update(&mut tx, id, &change).await?;
         if let Some(client_ids) = &body.client_ids {
             set_clients(&mut tx, id, client_ids).await?;
         }

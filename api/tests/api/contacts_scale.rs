@@ -189,3 +189,73 @@ async fn a_large_list_downloads_whole_as_a_stream() {
     assert_eq!(lines[1], "m000001@example.org,'=cmd,L,big");
     assert_eq!(lines[20_000], "m020000@example.org,'=cmd,L,big");
 }
+
+/// Issue 27 item 6: an origin code's row and the dashboard's subscribed tile open Contact Search narrowed to exactly
+/// the contacts they counted.
+#[tokio::test]
+async fn search_narrows_by_origin_code_subscription_and_creation_day() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    sql(
+        &app,
+        &client,
+        "insert into origin_codes (name) values ('web'), ('ads');
+         insert into contacts (email, first_name, origin_code_id, subscription, created)
+         values ('w1@example.org', 'Web', (select id from origin_codes where name = 'web'), 'subscribed',
+                 '2026-03-01 04:59Z'),
+                ('w2@example.org', 'Web', (select id from origin_codes where name = 'web'), 'unsubscribed',
+                 '2026-03-01 05:00Z'),
+                ('w3@example.org', 'Web', (select id from origin_codes where name = 'web'), 'subscribed',
+                 '2026-03-31 12:00Z'),
+                ('a1@example.org', 'Ad', (select id from origin_codes where name = 'ads'), 'subscribed',
+                 '2026-03-10 12:00Z')",
+    )
+    .await;
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let web: i64 = sqlx::query_scalar("select id from origin_codes where name = 'web'")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let emails = |page: &Value| -> Vec<String> {
+        page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["email"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // March in New York: w1 (04:59Z) is still February 28 there.
+    let march = app
+        .get_json(
+            &format!(
+                "/api/contacts?originCodeId={web}&createdFrom=2026-03-01&createdTo=2026-03-31"
+            ),
+            &session,
+        )
+        .await;
+    assert_eq!(emails(&march), vec!["w3@example.org", "w2@example.org"]);
+    assert_eq!(march["total"], 2);
+    let subscribed = app
+        .get_json("/api/contacts?subscription=subscribed", &session)
+        .await;
+    assert_eq!(
+        emails(&subscribed),
+        vec!["w3@example.org", "a1@example.org", "w1@example.org"]
+    );
+    assert_eq!(subscribed["total"], 3);
+    let both = app
+        .get_json(
+            &format!("/api/contacts?originCodeId={web}&subscription=subscribed&q=w"),
+            &session,
+        )
+        .await;
+    assert_eq!(emails(&both), vec!["w3@example.org", "w1@example.org"]);
+    let bad = app
+        .api(Method::GET, "/api/contacts?subscription=maybe", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+}

@@ -1,5 +1,6 @@
 //! The demo client (`api demo`, issue 15): besides its flights and planned month, it shows one finished
-//! experiment, decided by the product's own test, with the winner sent to the rest of its list.
+//! experiment, decided by the product's own test, with the winner sent to the rest of its list. Its giving is
+//! possible in time and spread as a real client's (issue 27).
 
 use crate::helpers::*;
 use std::collections::HashSet;
@@ -87,5 +88,84 @@ async fn the_demo_client_has_one_finished_experiment_with_its_winner_send() {
     assert_eq!(test + rest, audience);
     assert!((test as f64 - audience as f64 * 0.2).abs() <= 1.0);
     assert_eq!(mailed.iter().collect::<HashSet<_>>().len() as i64, audience);
+    assert_demo_giving_is_possible_in_time(&app, &client, &session).await;
     println!("demo: 10,000 contacts seeded in {seeded_in:?}; experiment test {test}, winner send {rest}, p = {p:.2e}");
+}
+
+/// Issue 27, items 1 and 8: no gift carries a mailing's refcode before the mailing reached the giver (or, for a
+/// giver not mailed, before its send started), a mailing not sent has no revenue, every gift names a US state and a
+/// ZIP, and every origin code has donors and non-donors.
+async fn assert_demo_giving_is_possible_in_time(
+    app: &TestApp,
+    client: &tenancy::Client,
+    session: &Session,
+) {
+    let mut tx = app.tenancy.begin(client).await.unwrap();
+    let (early, credited_early, gifts, without_place, states, by_refcode): (i64, i64, i64, i64, i64, i64) =
+        sqlx::query_as(
+            "select count(*) filter (where s.mailing_id is not null
+                                       and not coalesce(c.paid_at >= coalesce(r.sent_at, m.send_attempt), false)),
+                    count(*) filter (where c.attribution = 'refcode'
+                                       and not coalesce(c.paid_at >= coalesce(cr.sent_at, cm.send_attempt), false)),
+                    count(*),
+                    count(*) filter (where c.state !~ '^[A-Z]{2}$' or c.state is null or c.zip !~ '^[0-9]{5}$'
+                                       or c.zip is null),
+                    count(distinct c.state),
+                    count(*) filter (where c.attribution = 'refcode')
+             from contributions c
+             left join source_codes s on s.id = c.source_code_id
+             left join mailings m on m.id = s.mailing_id
+             left join mailing_recipients r on r.mailing_id = s.mailing_id and r.contact_id = c.contact_id
+             left join mailings cm on cm.id = c.mailing_id
+             left join mailing_recipients cr on cr.mailing_id = c.mailing_id and cr.contact_id = c.contact_id",
+        )
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    let unsent: Vec<i64> =
+        sqlx::query_scalar("select id from mailings where send_attempt is null order by id")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        (early, credited_early),
+        (0, 0),
+        "gifts with a refcode before its mailing's send"
+    );
+    assert!(by_refcode > 0);
+    assert!(gifts > 2_000, "{gifts}");
+    assert_eq!(without_place, 0, "gifts without a state and ZIP");
+    assert!(states >= 40, "{states} states");
+
+    assert!(unsent.len() >= 2, "{unsent:?}");
+    for id in unsent {
+        let m = app
+            .get_json(&format!("/api/crm-mailing/{id}"), session)
+            .await;
+        assert_eq!(
+            (&m["gifts"], &m["revenue"]),
+            (&serde_json::json!(0), &serde_json::json!("0.00")),
+            "{m}"
+        );
+    }
+
+    let to = (chrono::Utc::now() + chrono::Duration::days(1)).date_naive();
+    let value = app
+        .get_json(
+            &format!("/api/external-origin-code/value?from=2020-01-01&to={to}"),
+            session,
+        )
+        .await;
+    let items = value["items"].as_array().unwrap();
+    assert!(items.len() >= 6, "{items:?}");
+    for code in items {
+        let share = code["donorShare"].as_f64().unwrap();
+        assert!(0.0 < share && share < 1.0, "{code}");
+    }
+    let shares: HashSet<String> = items
+        .iter()
+        .map(|c| format!("{:.2}", c["donorShare"].as_f64().unwrap()))
+        .collect();
+    assert!(shares.len() >= 4, "donor shares barely vary: {shares:?}");
 }

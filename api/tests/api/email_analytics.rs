@@ -1,4 +1,4 @@
-//! Email › E-mail Analytics against a hand-built fixture in America/New_York (README "E-mail analytics"): every
+//! Email › E-mail Analytics against a hand-built fixture in America/New_York (docs/email-analytics.md): every
 //! figure below is worked out by hand from the rows inserted here; the rollup is checked against a full recount.
 
 use crate::helpers::*;

@@ -7,7 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-type Inbox = std::sync::Arc<std::sync::Mutex<Vec<worker::mail::sink::Delivered>>>;
+type Inbox = std::sync::Arc<std::sync::Mutex<Vec<mail::sink::Delivered>>>;
 
 async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> (StatusCode, Value) {
     let response = app
@@ -258,7 +258,7 @@ async fn issue_15_the_winner_goes_to_the_rest_only_and_nobody_twice() {
     assert!((r["ciHigh"].as_f64().unwrap() - 0.756_797_118_763_204_4).abs() < 1e-9);
     assert_eq!(
         r["summary"],
-        "B wins: open rate 80.00% against 20.00% for A (p = 0.0000)."
+        "B wins: open rate 80.00% against 20.00% for A (p < 0.0001)."
     );
     let v = &x["variants"];
     assert_eq!(

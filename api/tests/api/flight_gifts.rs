@@ -7,7 +7,7 @@ use serde_json::Value;
 use tenancy::Client;
 
 /// Each mailing whose gift rollup differs from the recount of its gifts.
-async fn differences(app: &TestApp, client: &Client, mailings: &[i64]) -> Vec<String> {
+pub(crate) async fn differences(app: &TestApp, client: &Client, mailings: &[i64]) -> Vec<String> {
     let mut tx = app.tenancy.begin(client).await.unwrap();
     let mut out = Vec::new();
     for &m in mailings {
@@ -189,4 +189,114 @@ async fn issue_15_the_gift_rollup_equals_a_full_recount_after_every_kind_of_chan
         differences(&app, &client, &[spring]).await,
         Vec::<String>::new()
     );
+}
+
+/// Issue 27, item 1: gifts stored under the old rule (a refcode credited whatever the date) are judged again by the
+/// migration: before the send (or before the mailing reached the giver) they leave the mailing, falling to a click
+/// in the window if there is one; a gift with the code after the send is the mailing's. The rollups follow, and a
+/// second run changes nothing.
+#[tokio::test]
+async fn issue_27_stored_gifts_are_judged_again_in_time_and_the_rollup_follows() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    app.exec_in(
+        &client,
+        "insert into contacts (email) values ('a@example.org'), ('b@example.org'), ('c@example.org');
+         insert into mailings (name, subject_line, is_draft, send_time, send_attempt, delivery) values
+             ('Spring appeal', 'S', false, '2026-03-09 15:00Z', '2026-03-09 15:00Z', 'done'),
+             ('Winter update', 'W', false, '2026-02-27 15:00Z', '2026-02-27 15:00Z', 'done'),
+             ('Year-end draft', 'D', true, '2026-05-01 15:00Z', null, 'idle');
+         insert into mailing_recipients (mailing_id, contact_id, email, status, sent_at)
+         select m.id, c.id, c.email, 'sent', '2026-03-09 16:00Z' from mailings m, contacts c
+         where m.name = 'Spring appeal' and c.email = 'a@example.org';
+         insert into mailing_events (mailing_id, contact_id, kind, created)
+         select m.id, c.id, 'click', '2026-02-28 12:00Z' from mailings m, contacts c
+         where m.name = 'Winter update' and c.email = 'b@example.org';
+         insert into source_codes (code, parsed, mailing_id)
+         select x.code, false, m.id
+         from (values ('em_spring_a', 'Spring appeal'), ('em_yearend_a', 'Year-end draft')) x (code, mailing)
+         join mailings m on m.name = x.mailing;
+         insert into contributions (platform, line_item_id, paid_at, amount, contact_id, email, refcode,
+                                    source_code_id, mailing_id, attribution)
+         select 'actblue', x.line, x.paid::timestamptz, x.amount, c.id, c.email, s.code, s.id,
+                case when x.credited then s.mailing_id end, case when x.credited then 'refcode' else 'none' end
+         from (values ('G1', '2026-03-09 15:30Z', 10.00, 'a@example.org', 'em_spring_a', true),
+                      ('G2', '2026-03-10 12:00Z', 20.00, 'a@example.org', 'em_spring_a', true),
+                      ('G3', '2026-03-01 12:00Z', 30.00, 'b@example.org', 'em_spring_a', true),
+                      ('G4', '2026-03-10 12:00Z', 40.00, 'c@example.org', 'em_yearend_a', true),
+                      ('G5', '2026-03-11 12:00Z', 50.00, 'c@example.org', 'em_spring_a', false))
+              as x (line, paid, amount, email, code, credited)
+         join contacts c on c.email = x.email join source_codes s on s.code = x.code;",
+    )
+    .await;
+    let id = |name: &str| format!("select id from mailings where name = '{name}'");
+    let spring = app.scalar_in(&client, &id("Spring appeal")).await;
+    let winter = app.scalar_in(&client, &id("Winter update")).await;
+    let draft = app.scalar_in(&client, &id("Year-end draft")).await;
+    let all = [spring, winter, draft];
+    let rule =
+        include_str!("../../../migrations/tenant/20261201000000_refcode_attribution_in_time.sql");
+    for run in 1..=2 {
+        app.exec_in(&client, rule).await;
+        let mut tx = app.tenancy.begin(&client).await.unwrap();
+        let credited: Vec<(String, Option<i64>, String)> = sqlx::query_as(
+            "select line_item_id, mailing_id, attribution from contributions order by line_item_id",
+        )
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(
+            credited,
+            vec![
+                ("G1".into(), None, "none".into()),
+                ("G2".into(), Some(spring), "refcode".into()),
+                ("G3".into(), Some(winter), "click".into()),
+                ("G4".into(), None, "none".into()),
+                ("G5".into(), Some(spring), "refcode".into()),
+            ],
+            "run {run}"
+        );
+        assert_eq!(
+            differences(&app, &client, &all).await,
+            Vec::<String>::new(),
+            "run {run}"
+        );
+    }
+    let figures = |m: Value| {
+        (
+            m["gifts"].as_i64(),
+            m["revenue"].as_str().map(str::to_owned),
+        )
+    };
+    let mailing = |id: i64| {
+        let (app, session) = (&app, &session);
+        async move {
+            figures(
+                app.get_json(&format!("/api/crm-mailing/{id}"), session)
+                    .await,
+            )
+        }
+    };
+    assert_eq!(mailing(spring).await, (Some(2), Some("70.00".into())));
+    assert_eq!(mailing(winter).await, (Some(1), Some("30.00".into())));
+    assert_eq!(mailing(draft).await, (Some(0), Some("0.00".into())));
+    // Email › Performance reads the rollups: Spring's 70.00 and Winter's 30.00 only.
+    let rows = app
+        .get_json("/api/flights?from=2026-02-01&to=2026-03-31", &session)
+        .await;
+    let total = rows.as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (total["gifts"].as_i64(), total["revenue"].as_str()),
+        (Some(3), Some("100.00")),
+        "{rows}"
+    );
+    let rolled = app
+        .scalar_in(
+            &client,
+            &format!("select coalesce(sum(gifts), 0)::bigint from mailing_gift_rollups where mailing_id = {draft}"),
+        )
+        .await;
+    assert_eq!(rolled, 0);
 }

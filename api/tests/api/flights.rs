@@ -16,7 +16,7 @@ async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Valu
     response.json().await.unwrap()
 }
 
-type Inbox = std::sync::Arc<std::sync::Mutex<Vec<worker::mail::sink::Delivered>>>;
+type Inbox = std::sync::Arc<std::sync::Mutex<Vec<mail::sink::Delivered>>>;
 
 /// An SMTP sink that refuses addresses starting with "bounce".
 async fn sink() -> (u16, Inbox) {
@@ -24,7 +24,7 @@ async fn sink() -> (u16, Inbox) {
     let port = listener.local_addr().unwrap().port();
     let inbox: Inbox = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let store = inbox.clone();
-    tokio::spawn(worker::mail::sink::serve_with_policy(
+    tokio::spawn(mail::sink::serve_with_policy(
         listener,
         std::sync::Arc::new(move |m| store.lock().unwrap().push(m)),
         std::sync::Arc::new(|a: &str| {
@@ -254,7 +254,7 @@ async fn issue_15_a_flights_figures_match_the_definitions_worked_by_hand() {
     assert_eq!(csv.status(), StatusCode::OK);
     let text = csv.text().await.unwrap();
     assert!(
-        text.starts_with("Flight,Day,Variant,Segment,Recipients"),
+        text.starts_with("Flight,Day (America/New_York),Variant,Segment,Recipients"),
         "{text}"
     );
     assert!(text.contains(",A,List: Everyone,11,10,1,3,1,0.2727,2,3,0.2000,1,3,35.50,11.83,0.3000,3550.00,Variant"), "{text}");
@@ -264,7 +264,26 @@ async fn issue_15_a_flights_figures_match_the_definitions_worked_by_hand() {
         .await
         .unwrap();
     assert_eq!(xlsx.status(), StatusCode::OK);
-    assert!(xlsx.bytes().await.unwrap().starts_with(b"PK"));
+    let bytes = xlsx.bytes().await.unwrap();
+    // The flight's day is a real date cell, under a header naming the client's zone.
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        sheet.get((0, 1)),
+        Some(&calamine::Data::String("Day (America/New_York)".to_owned()))
+    );
+    let day_cell = sheet
+        .rows()
+        .skip(1)
+        .find(|r| matches!(r.get(19), Some(calamine::Data::String(k)) if k == "Variant"))
+        .and_then(|r| r.get(1).cloned());
+    assert!(
+        matches!(day_cell, Some(calamine::Data::DateTime(_))),
+        "{day_cell:?}"
+    );
 
     let reversed = app
         .api(

@@ -29,7 +29,7 @@ async fn ready_when_the_database_redis_and_every_schema_are_current() {
     assert_eq!(cache.as_deref(), Some("no-store"));
     assert_eq!(
         body,
-        json!({"ready": true, "checks": {"database": "ok", "redis": "ok", "migrations": "ok"}})
+        json!({"ready": true, "checks": {"database": "ok", "redis": "ok", "migrations": "ok", "workers": "none live"}, "liveWorkers": 0})
     );
 }
 
@@ -91,7 +91,7 @@ async fn not_ready_naming_redis_when_redis_stops_answering() {
     .await;
     assert_eq!(
         body,
-        json!({"ready": false, "checks": {"database": "ok", "redis": "unreachable", "migrations": "ok"}})
+        json!({"ready": false, "checks": {"database": "ok", "redis": "unreachable", "migrations": "ok", "workers": "none live"}, "liveWorkers": 0})
     );
 }
 
@@ -110,7 +110,7 @@ async fn not_ready_naming_migrations_when_a_tenant_migration_is_pending() {
     .unwrap();
     let mut newer = Tenancy::connect(&database_url(), 2).await.unwrap();
     newer.add_tenant_migrations(&dir).await.unwrap();
-    let readiness = Readiness::new(newer, &redis_url()).unwrap();
+    let readiness = Readiness::new(newer, &redis_url(), &unique("compass-readyz-queue-")).unwrap();
     let acceptor = poem::listener::TcpListener::bind("127.0.0.1:0")
         .into_acceptor()
         .await
@@ -123,10 +123,47 @@ async fn not_ready_naming_migrations_when_a_tenant_migration_is_pending() {
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_eq!(
         body,
-        json!({"ready": false, "checks": {"database": "ok", "redis": "ok", "migrations": "pending"}})
+        json!({"ready": false, "checks": {"database": "ok", "redis": "ok", "migrations": "pending", "workers": "none live"}, "liveWorkers": 0})
     );
     // The app that migrated at start knows no such migration, and stays ready.
     let (status, _, body) = readyz_of(&app.address).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28: the api says how many workers on its queue beat in the last 15 s, and stays ready without one (it
+/// serves everything but jobs, and its pages tell users that no worker runs).
+#[tokio::test]
+async fn readyz_counts_the_workers_that_beat_in_the_last_15_seconds() {
+    let app = spawn_app().await;
+    let (status, _, body) = readyz_of(&app.address).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["checks"]["workers"], "none live");
+    assert_eq!(body["liveWorkers"], 0);
+
+    let worker = app.start_worker().await;
+    let body = wait_until(
+        "a live worker",
+        std::time::Duration::from_secs(10),
+        || async {
+            let (_, _, body) = readyz_of(&app.address).await;
+            (body["liveWorkers"] == 1).then_some(body)
+        },
+    )
+    .await;
+    assert_eq!(body["checks"]["workers"], "ok");
+
+    // Its beat is older than 15 s (backdated, as a worker that stopped would leave it): none is live.
+    worker.kill();
+    let mut tx = app.tenancy.public().await.unwrap();
+    sqlx::query("update workers set beat = now() - interval '16 seconds' where queue = $1")
+        .bind(&app.queue_name)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (status, _, body) = readyz_of(&app.address).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["checks"]["workers"], "none live");
+    assert_eq!(body["liveWorkers"], 0);
 }

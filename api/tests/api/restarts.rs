@@ -135,3 +135,109 @@ async fn queue_still_has_undone(queue_name: &str) -> bool {
         .unwrap();
     active > 0
 }
+
+/// A Redis server of the test's own, so it can be restarted without touching other tests' queues.
+struct PrivateRedis {
+    port: u16,
+    process: std::process::Child,
+}
+
+impl PrivateRedis {
+    async fn start(port: u16) -> Self {
+        let process = std::process::Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server is installed");
+        let redis = Self { port, process };
+        let client = redis::Client::open(redis.url()).unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Ok(mut conn) = client.get_multiplexed_async_connection().await {
+                if redis::cmd("PING")
+                    .query_async::<String>(&mut conn)
+                    .await
+                    .is_ok()
+                {
+                    return redis;
+                }
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "redis-server started"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops the server (as a crash would: no save) and starts a new one, empty, on the same port.
+    async fn restart(mut self) -> Self {
+        self.process.kill().unwrap();
+        self.process.wait().unwrap();
+        Self::start(self.port).await
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Issue 33, item 3: after a Redis restart, the first sign-in and the first job are answered as usual (the
+/// connection is made again and the call tried once more), and the job's message is in the new Redis at once.
+#[tokio::test]
+async fn after_a_redis_restart_the_first_sign_in_and_the_first_job_succeed() {
+    let redis = PrivateRedis::start(free_port()).await;
+    let app = spawn_app_with(|s| s.redis_url = redis.url()).await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let email = app.create_user(true, &[]).await;
+    seed(&app, &client).await;
+
+    let redis = redis.restart().await;
+    assert_eq!(
+        app.login(&email, PASSWORD).await.status(),
+        StatusCode::OK,
+        "the first sign-in after the restart"
+    );
+    let redis = redis.restart().await;
+    let response = app
+        .api(Method::POST, "/api/crm-list/recount", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::ACCEPTED,
+        "the first job after the restart"
+    );
+    let id = response.json::<Value>().await.unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let queue = JobQueue::connect(&redis.url(), &app.queue_name)
+        .await
+        .unwrap();
+    assert!(
+        queue.messages().await.unwrap().contains(&JobMessage {
+            client_id: client.id,
+            job_id: id,
+        }),
+        "the message went to the new Redis, not to reconcile a minute later"
+    );
+    assert_eq!(job_row(&app, &client, id).await, ("queued".to_owned(), 0));
+}

@@ -1,6 +1,6 @@
 //! The list figures of E-mail Analytics (subscribed, new subscribers, active) and their full recount.
 //!
-//! For a period ending on client day L (README "E-mail analytics"):
+//! For a period ending on client day L (docs/email-analytics.md):
 //! - **new subscribers** = contacts created on a client day of the period;
 //! - **subscribed** = contacts created by the end of L − contacts not subscribed today whose leaving was by then,
 //!   leaving being their first unsubscribe event, else the send time of their first bounce, else their creation;

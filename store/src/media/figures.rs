@@ -32,7 +32,7 @@ pub struct MediaRow {
 }
 
 /// The media figures per `level` for the client days `from`–`to`, optionally inside one campaign. Definitions
-/// (README "Media"): a person is *touched* by an ad when they sign up through one of its origin codes (touch =
+/// (docs/media.md): a person is *touched* by an ad when they sign up through one of its origin codes (touch =
 /// the contact's creation) or give through one of its refcodes (touch = the gift) within the range; revenue at N
 /// days is the net of all their gifts from their first touch's day to N days after it.
 pub async fn performance(

@@ -1,5 +1,5 @@
 //! Media: ad campaigns › ad groups › ads, their daily delivery, and what ties an ad to money (refcodes) and
-//! people (origin codes). Every figure the media page shows is defined once here, in SQL (README "Media").
+//! people (origin codes). Every figure the media page shows is defined once here, in SQL (docs/media.md).
 
 mod figures;
 pub mod import;
@@ -310,4 +310,22 @@ pub async fn names(conn: &mut PgConnection, level: Level) -> Result<Vec<Named>, 
         }
     };
     sqlx::query_as::<_, Named>(sql).fetch_all(conn).await
+}
+
+/// `from`–`to` in the client's calendar, by default the last 30 days up to today (not checked: `from` may come
+/// after `to`).
+pub async fn range(
+    conn: &mut sqlx::PgConnection,
+    from: Option<chrono::NaiveDate>,
+    to: Option<chrono::NaiveDate>,
+) -> Result<(chrono::NaiveDate, chrono::NaiveDate), sqlx::Error> {
+    sqlx::query_as(
+        "select coalesce($1::date, (now() at time zone time_zone)::date - 29),
+                coalesce($2::date, (now() at time zone time_zone)::date)
+         from app_settings limit 1",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(conn)
+    .await
 }

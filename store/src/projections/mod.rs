@@ -1,4 +1,4 @@
-//! Projections, simple and honest (README "Projections"): for the current year, per month and channel, last
+//! Projections, simple and honest (docs/projections.md): for the current year, per month and channel, last
 //! year's monthly revenue times the recent growth; within a month a pacing curve (the median cumulative share of
 //! a month's revenue by days left in the month, from prior months — quarter-end months from prior quarter-end
 //! months), so month-end and quarter-end spikes weigh as the client's own history shows. The forecast of a month
@@ -6,7 +6,7 @@
 //! the last 12 complete months.
 //!
 //! Projections are estimates: they are computed in floating point and shown rounded to cents. Actuals come from
-//! the revenue rollup `contribution_days` (net, README "Revenue metrics").
+//! the revenue rollup `contribution_days` (net, docs/metrics.md).
 
 mod forecast;
 
@@ -17,7 +17,7 @@ use forecast::first_of;
 use sqlx::PgConnection;
 use std::collections::BTreeMap;
 
-/// The channel a gift is counted in (README "Projections": how it is decided).
+/// The channel a gift is counted in (docs/projections.md: how it is decided).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Channel {
     Email,

@@ -1,5 +1,5 @@
 //! Acquisition by origin code: the contacts created in the range, per origin code, and what they gave (the
-//! README's "Origin-code value" definitions).
+//! docs/metrics.md definitions).
 
 use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, MONEY, NET};
 use sqlx::PgConnection;

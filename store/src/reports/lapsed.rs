@@ -3,6 +3,8 @@
 //! refunded (`refunded_at` unset).
 
 use super::{cells, col, Column, ColumnKind::*, ReportError, ReportKind, ReportRange, MONEY};
+use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -39,15 +41,10 @@ pub async fn count(
     .await?)
 }
 
-/// Most lifetime giving first.
-pub async fn rows(
-    conn: &mut PgConnection,
-    kind: ReportKind,
-    range: &ReportRange,
-    limit: Option<i64>,
-) -> Result<Vec<Vec<String>>, ReportError> {
+/// Most lifetime giving first (the order of the page and the files).
+fn rows_sql(kind: ReportKind) -> String {
     let f = function(kind);
-    let sql = format!(
+    format!(
         "with l as (select contact_id from {f}($1)),
          g as (
              select c.contact_id, max(c.paid_at) as last_gift, count(*) as gifts, sum(c.amount) as lifetime,
@@ -63,12 +60,38 @@ pub async fn rows(
          from g join contacts k on k.id = g.contact_id
          order by g.lifetime desc, k.id
          limit $3"
-    );
-    let rows = sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(sql))
+    )
+}
+
+pub async fn rows(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+    limit: Option<i64>,
+) -> Result<Vec<Vec<String>>, ReportError> {
+    let rows = sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(rows_sql(kind)))
         .bind(range.to)
         .bind(&range.tz)
         .bind(limit)
         .fetch_all(conn)
         .await?;
     Ok(cells(rows))
+}
+
+/// Every row, as the database sends them.
+pub fn stream<'c>(
+    conn: &'c mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+) -> BoxStream<'c, Result<Vec<String>, ReportError>> {
+    sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(rows_sql(kind)))
+        .bind(range.to)
+        .bind(range.tz.clone())
+        .bind(None::<i64>)
+        .fetch(conn)
+        .map(|row| {
+            row.map(|cells| cells.into_iter().map(Option::unwrap_or_default).collect())
+                .map_err(ReportError::from)
+        })
+        .boxed()
 }

@@ -1,6 +1,6 @@
 //! Mailing performance: every mailing whose send started in the range, in send order.
 
-use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY, NET};
+use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY};
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -37,15 +37,13 @@ pub async fn rows(
         rate("e.opens", "r.recipients"),
         rate("e.clickers", "r.delivered"),
         rate("e.unsubscribes", "r.delivered"),
-        rate("v.gifts", "r.delivered"),
+        rate("f.gifts", "f.delivered"),
     );
     let sql = format!(
         "select array[m.name, (m.send_attempt at time zone $3)::date::text, r.recipients::text,
                       r.delivered::text, r.bounced::text, e.opens::text, {open_rate}, e.clickers::text,
-                      {click_rate}, e.unsubscribes::text, {unsub_rate}, v.gifts::text, v.donors::text,
-                      v.revenue{MONEY},
-                      (case when r.delivered > 0 then round(v.revenue * 1000 / r.delivered, 2) else 0 end){MONEY},
-                      {response_rate}]
+                      {click_rate}, e.unsubscribes::text, {unsub_rate}, f.gifts::text, v.donors::text,
+                      f.revenue{MONEY}, f.rpm{MONEY}, {response_rate}]
          from mailings m
          cross join lateral (
              select count(*) as recipients, count(*) filter (where x.status = 'sent') as delivered,
@@ -56,10 +54,10 @@ pub async fn rows(
                     count(distinct x.contact_id) filter (where x.kind = 'click' and not x.machine) as clickers,
                     count(distinct x.contact_id) filter (where x.kind = 'unsubscribe') as unsubscribes
              from mailing_events x where x.mailing_id = m.id) e
+         -- Gifts, revenue and RPM by the one definition (docs/metrics.md); donors from the gifts.
+         cross join lateral mailing_email_figures(m.id) f
          cross join lateral (
-             select coalesce(sum({NET}), 0) as revenue, count(*) filter (where c.amount > 0) as gifts,
-                    {DONORS} as donors
-             from contributions c where c.mailing_id = m.id) v
+             select {DONORS} as donors from contributions c where c.mailing_id = m.id) v
          where m.send_attempt >= $1 and m.send_attempt < $2
          order by m.send_attempt, m.id"
     );

@@ -1,7 +1,7 @@
 //! Built-in reports. Each report is one module with its columns and one set-based query; this module holds what
 //! they share: the catalog ([`ReportKind`]), the date range in the client's zone, the table every report yields,
 //! and the CSV and XLSX files made from that table (so the page, the download, the job and the scheduled e-mail
-//! show the same numbers). The README's "Reports" section defines every figure.
+//! show the same numbers). The docs/reports.md section defines every figure.
 //!
 //! Adding a report: a module here with `COLUMNS` and `rows` (media ROAS and flight performance read their
 //! areas' own store functions), a [`ReportKind`] variant, and its arms in `key`/`title`/`description`/`columns`/
@@ -263,7 +263,37 @@ pub async fn build(
     })
 }
 
-/// The README's revenue rules, written once in `crate::revenue`.
+/// Sends every row of the report over the range to `sender`, in the page's order, and returns how many were
+/// sent. The donor lists are read as the database sends them; the other reports are small and built whole.
+/// Stops early (and returns what was sent) when the receiver goes away.
+pub async fn send_rows(
+    conn: &mut PgConnection,
+    kind: ReportKind,
+    range: &ReportRange,
+    sender: tokio::sync::mpsc::Sender<Vec<String>>,
+) -> Result<i64, ReportError> {
+    let mut sent = 0;
+    if matches!(kind, ReportKind::Lybunt | ReportKind::Sybunt) {
+        use futures_util::TryStreamExt;
+        let mut rows = lapsed::stream(conn, kind, range);
+        while let Some(row) = rows.try_next().await? {
+            if sender.send(row).await.is_err() {
+                break;
+            }
+            sent += 1;
+        }
+        return Ok(sent);
+    }
+    for row in build(conn, kind, range, None).await?.rows {
+        if sender.send(row).await.is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    Ok(sent)
+}
+
+/// The revenue rules of docs/metrics.md, written once in `crate::revenue`.
 pub(crate) use crate::revenue::{DONORS, NET};
 /// Money out of SQL: a decimal string with two places.
 pub(crate) const MONEY: &str = "::numeric(20, 2)::text";

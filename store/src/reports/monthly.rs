@@ -1,5 +1,5 @@
 //! Monthly summary: per calendar month of the range (client zone; the first and last months cut at the range's
-//! ends) and for the whole range, the revenue figures of the README's "Revenue metrics".
+//! ends) and for the whole range, the revenue figures of the docs/metrics.md.
 
 use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, DONORS, MONEY};
 use sqlx::PgConnection;

@@ -1,10 +1,17 @@
 //! Revenue: contributions and the reference codes they carry.
 
+mod attribution;
+pub mod codes;
+pub mod contributions;
+pub mod gifts;
+mod range;
 mod source_codes;
 
+pub use attribution::attribute;
+pub use range::{range, Range};
 pub use source_codes::reparse_source_codes;
 
-// The metric definitions as SQL over the contributions alias `c`, written once (README "Revenue metrics");
+// The metric definitions as SQL over the contributions alias `c`, written once (docs/metrics.md);
 // macros so that statements built with `concat!` share them.
 
 /// Whether a line was refunded.

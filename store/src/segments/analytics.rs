@@ -1,4 +1,4 @@
-//! The figures of a saved segment (README "Segments", "Segment figures"). Money is numeric in SQL and decimal
+//! The figures of a saved segment (docs/segments.md, "Segment figures"). Money is numeric in SQL and decimal
 //! text here.
 
 use super::SegmentError;

@@ -1,8 +1,9 @@
 //! Segments: named rules over a client's contacts (see [`rule`]), turned into one parameterised statement
-//! ([`sql`]) and materialised into `segment_members` by the "Update Segment" job. README "Segments" defines
+//! ([`sql`]) and materialised into `segment_members` by the "Update Segment" job. docs/segments.md defines
 //! every condition and figure.
 
 pub mod analytics;
+mod refs;
 pub mod rfm;
 pub mod rule;
 pub mod sql;
@@ -79,6 +80,18 @@ fn clean_name(raw: &str) -> Result<String, SegmentError> {
     Ok(name.to_owned())
 }
 
+/// Reads a rule and checks that every id it names exists in this client's schema.
+async fn checked_rule(
+    conn: &mut PgConnection,
+    rule: &serde_json::Value,
+) -> Result<rule::Group, SegmentError> {
+    let group = parse(rule)?;
+    match refs::check(conn, &group).await? {
+        Some(e) => Err(SegmentError::Invalid(e)),
+        None => Ok(group),
+    }
+}
+
 fn name_taken(e: sqlx::Error) -> SegmentError {
     match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => {
@@ -95,7 +108,7 @@ pub async fn create(
     rule: &serde_json::Value,
 ) -> Result<i64, SegmentError> {
     let name = clean_name(name)?;
-    parse(rule)?;
+    checked_rule(&mut *conn, rule).await?;
     sqlx::query_scalar("insert into segments (name, rule) values ($1, $2) returning id")
         .bind(name)
         .bind(sqlx::types::Json(rule))
@@ -112,7 +125,7 @@ pub async fn update(
     rule: &serde_json::Value,
 ) -> Result<(), SegmentError> {
     let name = clean_name(name)?;
-    parse(rule)?;
+    checked_rule(&mut *conn, rule).await?;
     let done = sqlx::query(
         "update segments set name = $2,
                 rule = case when standard is null then $3 else rule end, updated = now()
@@ -150,7 +163,7 @@ pub async fn preview_count(
     conn: &mut PgConnection,
     rule: &serde_json::Value,
 ) -> Result<i64, SegmentError> {
-    let rule = parse(rule)?;
+    let rule = checked_rule(&mut *conn, rule).await?;
     let (text, values) = sql::count_statement(&rule);
     Ok(
         sqlx::query_scalar_with(AssertSqlSafe(text), sql::arguments(&values)?)

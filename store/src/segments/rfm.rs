@@ -1,5 +1,5 @@
 //! RFM scores: recency, frequency and monetary scores 1–5 for every donor, brought up to date in the caller's
-//! transaction. README "Segments" defines them; the bands and the method are app_settings columns.
+//! transaction. docs/segments.md defines them; the bands and the method are app_settings columns.
 //!
 //! Recency and frequency read each donor's row of `contact_giving`; only the 24-month amount reads the gifts, in
 //! one pass whose time bound is computed once (a stable SQL function in a filter is called again for every row,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtures, type Fixtures } from './fixtures';
@@ -5,6 +6,8 @@ import { mainScreens, settled, signedInPage } from './screens';
 
 // Issue 17, item 13: axe-core on the sign-in pages, the public form viewer and every signed-in screen, in the light
 // and the dark theme; any serious or critical violation fails the walk (all of them are listed, not only the first).
+// Issue 27, item 13: the analytics pages among them (dashboard, performance, experiments, source codes,
+// contributions, origin codes, planning, e-mail analytics, media, projections, reports) are scanned with data.
 // One test per screen and theme, so a slow screen cannot starve the others of time.
 
 type Finding = string;
@@ -26,8 +29,50 @@ async function scan(page: Page, where: string): Promise<Finding[]> {
 
 let fixtures: Fixtures;
 
+const DATABASE_URL = process.env.DATABASE_URL ?? '';
+const psql = (...args: string[]) => execFileSync('psql', [DATABASE_URL, '-v', 'ON_ERROR_STOP=1', '-qtA', ...args]).toString().trim();
+
+/**
+ * Issue 27 item 13: the analytics pages are scanned with figures on them, not empty: gifts this month on codes (one
+ * tied to a mailing), a mailing sent three days ago with delivered recipients (a flight with its total row and its
+ * Links button), and contacts from an origin code.
+ */
+function seedAnalytics(tag: string): void {
+  const schema = psql('-c', "select schema_name from clients where short_name = 'e2e'");
+  expect(schema).toMatch(/^[a-z0-9_]+$/);
+  psql(
+    '-c',
+    `set search_path to ${schema};
+     insert into origin_codes (name) values ('${tag}-origin');
+     insert into contacts (email, first_name, origin_code_id, subscription, created)
+     select '${tag}.' || g || '@example.org', 'Axe', (select id from origin_codes where name = '${tag}-origin'),
+            'subscribed', now() - (g || ' hours')::interval
+     from generate_series(1, 6) g;
+     insert into mailings (name, subject_line, is_draft, send_time, send_attempt, delivery)
+     values ('${tag} flight', 'Axe', false, now() - interval '3 days', now() - interval '3 days', 'done');
+     insert into mailing_recipients (mailing_id, contact_id, email, status, sent_at)
+     select (select id from mailings where name = '${tag} flight'), c.id, c.email, 'sent', now() - interval '3 days'
+     from contacts c where c.email like '${tag}.%';
+     insert into source_codes (code, parsed, channel, campaign, mailing_id)
+     values ('em_${tag}_a', true, 'em', '${tag}', (select id from mailings where name = '${tag} flight')),
+            ('${tag}_page', false, null, null, null);
+     insert into contributions (platform, line_item_id, paid_at, amount, fee, contact_id, email, refcode,
+                                source_code_id, mailing_id, attribution, recurring_months, state)
+     select 'actblue', '${tag}-' || c.id, now() - interval '2 days', 12345.67, 1.00, c.id, c.email,
+            case when c.id % 2 = 0 then 'em_${tag}_a' else '${tag}_page' end,
+            (select id from source_codes where code = case when c.id % 2 = 0 then 'em_${tag}_a' else '${tag}_page' end),
+            case when c.id % 2 = 0 then (select id from mailings where name = '${tag} flight') end,
+            case when c.id % 2 = 0 then 'refcode' else 'none' end, case when c.id % 3 = 0 then 0 end, 'NY'
+     from contacts c where c.email like '${tag}.%';`,
+  );
+}
+
+let tag = '';
+
 test.beforeAll(async ({ request }) => {
-  fixtures = await makeFixtures(request, `axe${Date.now()}`);
+  tag = `axe${Date.now()}`;
+  fixtures = await makeFixtures(request, tag);
+  seedAnalytics(tag);
 });
 
 for (const theme of ['light', 'dark'] as const) {
@@ -51,6 +96,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 // The screens' list needs the fixtures' ids, which exist only once beforeAll ran: tests are made from the names.
+const SCREENSHOTS: Record<string, string> = { dashboard: 'dashboard', flights: 'performance', 'source codes': 'source-codes' };
 const SCREENS = mainScreens({ listId: 0, templateId: 0, formId: 0, mailingId: 0, contactId: 0 }).map((s) => s.name);
 
 for (const theme of ['light', 'dark'] as const) {
@@ -64,6 +110,9 @@ for (const theme of ['light', 'dark'] as const) {
       await settled(page);
       await expect(page.locator('html')).toHaveAttribute('data-bs-theme', theme);
       const findings = await scan(page, `${path} (${theme})`);
+      // Issue 27: the README's screens show these pages as a user sees them at 1280 px, with figures, in both themes.
+      const shot = SCREENSHOTS[name];
+      if (shot) await page.screenshot({ path: `../../docs/screens/${shot}-${theme}.png`, fullPage: true });
       await page.context().close();
       expect(findings, findings.join('\n')).toEqual([]);
     });
@@ -85,3 +134,26 @@ for (const theme of ['light', 'dark'] as const) {
     expect(findings, findings.join('\n')).toEqual([]);
   });
 }
+
+test("a flight's total row follows the dark theme, its date readable", async ({ browser, baseURL }) => {
+  const page = await signedInPage(browser, baseURL, { viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  await page.goto('/flights');
+  await settled(page);
+  const cell = page.getByRole('row').filter({ hasText: `${tag} flight` }).first().getByRole('cell').first();
+  await expect(cell).toBeVisible();
+  // Every colour painted behind the cell (its background and Bootstrap's inset box-shadow) is dark; its text light.
+  const colours = await cell.evaluate((td) => {
+    const style = getComputedStyle(td);
+    return { back: `${style.backgroundColor} ${style.boxShadow}`, text: style.color };
+  });
+  const luminance = (rgb: string) => {
+    const [r, g, b, a] = rgb.match(/[\d.]+/g)!.map(Number);
+    return a === 0 ? null : (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  const painted = (colours.back.match(/rgba?\([^)]*\)/g) ?? []).map(luminance).filter((l): l is number => l !== null);
+  expect(painted.length, colours.back).toBeGreaterThan(0);
+  for (const l of painted) expect(l, colours.back).toBeLessThan(0.4);
+  expect(luminance(colours.text.match(/rgba?\([^)]*\)/)![0])!, colours.text).toBeGreaterThan(0.6);
+  await page.context().close();
+});

@@ -65,7 +65,10 @@ test('a form body cannot run script in the public viewer', async ({ page, browse
   await page.getByRole('tab', { name: 'HTML Editor' }).click();
   await page
     .getByLabel('Body HTML')
-    .fill('<img src=x onerror="window.__xss=1"><a href="javascript:window.__xss=1">x</a><script>window.__xss=1</script>');
+    .fill(
+      '<img src=x onerror="window.__xss=1"><a href="javascript:window.__xss=1">x</a><script>window.__xss=1</script>' +
+        '<form><input type="email" name="email"><button type="submit">Join</button></form>',
+    );
   await page.getByRole('tab', { name: 'Confirm' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Form saved')).toBeVisible();

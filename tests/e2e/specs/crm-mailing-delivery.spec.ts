@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { EMAIL, signIn, untilDeliveredAgo } from './helpers';
+import { EMAIL, signIn, untilDeliveredAgo, dateTimeLocal } from './helpers';
 
 // run.sh starts a local SMTP sink that keeps every message as <stamp>-<seq>-<recipient>.eml in this directory.
 const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '';
@@ -47,11 +47,6 @@ function urlIn(html: string, marker: string): string {
   return match![0].replace(/&amp;/g, '&');
 }
 
-/** A datetime-local value for `date` in local time. */
-function dateTimeLocal(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 // The figure's value: the <dd> right after the <dt> that names it.
 const figure = (page: Page, label: string) =>
@@ -161,6 +156,19 @@ test('a confirmed mailing is delivered by the worker, and opens, clicks and unsu
   await expect(page.getByRole('img', { name: /opens and clicks per hour/i })).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByText('Opens and clicks, first 48 hours').scrollIntoViewIfNeeded();
-  await page.waitForTimeout(1_000); // the chart's entry animation
+  // The chart's entry animation is over once its drawing stops changing between two looks.
+  const chart = page.getByRole('img', { name: /opens and clicks per hour/i });
+  let drawn = '';
+  await expect
+    .poll(
+      async () => {
+        const now = await chart.innerHTML();
+        const still = now === drawn;
+        drawn = now;
+        return still;
+      },
+      { intervals: [200] },
+    )
+    .toBe(true);
   await page.screenshot({ path: '../../docs/screens/mailing-charts.png' });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { signIn, untilDeliveredAgo } from './helpers';
+import { signIn, untilDeliveredAgo, dateTimeLocal } from './helpers';
 
 // Issue 15: a mailing with variants A and B is sent for real; Email › Performance shows the flight by variant,
 // and the sent mailing's page shows its clicks per link (issue 17 item 16).
@@ -18,10 +18,6 @@ const mailFor = (recipient: string): string[] =>
     .filter((name) => name.endsWith(`-${recipient}.eml`))
     .map((name) => path.join(MAIL_DIR, name));
 
-function dateTimeLocal(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 test('a mailing split into variants A and B is sent, and Performance shows the flight by variant', async ({ page }) => {
   test.setTimeout(180_000);
@@ -79,8 +75,10 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
     await page.reload();
     const flight = page.getByRole('row', { name: new RegExp(name) });
     await expect(flight).toContainText('All', { timeout: 3_000 });
-    await expect(flight.getByRole('cell').nth(3)).toHaveText('2', { timeout: 3_000 });
-    await expect(flight.getByRole('cell').nth(8)).toHaveText('1', { timeout: 3_000 });
+    // Flight, variant, segment, then the money columns first (issue 27): revenue, gifts, average gift, response
+    // rate, RPM; recipients are the ninth cell and clicks the fourteenth.
+    await expect(flight.getByRole('cell').nth(8)).toHaveText('2', { timeout: 3_000 });
+    await expect(flight.getByRole('cell').nth(13)).toHaveText('1', { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   await expect(table.getByRole('cell', { name: 'B', exact: true }).first()).toBeVisible();
   await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Links' }).click();

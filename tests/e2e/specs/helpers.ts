@@ -179,3 +179,18 @@ export async function untilDeliveredAgo(file: string, ms: number): Promise<void>
   const arrived = fs.statSync(file).mtimeMs;
   await expect.poll(() => Date.now() - arrived, { timeout: ms + 10_000, intervals: [250] }).toBeGreaterThanOrEqual(ms);
 }
+
+/** The send-time input's value for an instant: the client's (America/New_York) wall-clock time (issue 27 item 9). */
+export function dateTimeLocal(date: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/New_York',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+}

@@ -58,6 +58,8 @@ test('a planned send becomes a draft in one click and moves by drag, a sent one 
   await expect(page.getByText('Quarter end')).toBeVisible();
   await expect(page.getByText('Month end').first()).toBeVisible();
   await expect(page.getByText('Sent: E2E plan sent')).toBeVisible();
+  // Actual is the month's e-mail revenue by the one definition, which the page states.
+  await expect(page.getByTestId('email-revenue-note')).toContainText('E-mail revenue is by send date');
 
   await page.getByRole('button', { name: 'Plan a send' }).click();
   await page.getByLabel('Date').fill('2030-03-12');
@@ -105,6 +107,10 @@ test('E-mail Analytics shows the month, the heat map, the providers and external
   await expect(page.getByTestId('tile-Bounces')).toHaveText('3');
   await expect(page.getByTestId('tile-Revenue')).toHaveText('$250.00');
   await expect(page.getByTestId('tile-RPM')).toHaveText('$2,500.00');
+  // The page names the definition and what it adds to it (external mailings).
+  const note = page.getByTestId('email-revenue-note');
+  await expect(note).toContainText('E-mail revenue is by send date');
+  await expect(note).toContainText('adds the revenue and deliveries of external mailings');
   await expect(page.getByRole('img', { name: 'Click rate by send hour and weekday' })).toBeVisible();
   const providers = page.getByRole('table', { name: 'By mailbox provider' });
   await expect(providers.getByRole('row').filter({ hasText: 'Gmail' })).toContainText('100.0%');

@@ -61,4 +61,39 @@ test('the source codes page shows each code and opens its gifts', async ({ page 
   await row.click();
   await expect(page).toHaveURL(/\/revenue\/contributions\?.*sourceCodeId=\d+/);
   await expect(page.getByRole('table', { name: 'Contributions' }).getByRole('row')).toHaveCount(3);
+  // Issue 27 item 6: the filter narrows the whole page, and its chip names the code.
+  await expect(page.getByTestId('source-code-chip')).toHaveText('Source code: em_20260310_spring_a ×');
+  await expect(page.getByTestId('tile-Gross')).toHaveText('$35.00');
+  await expect(page.getByTestId('tile-Gifts')).toHaveText('2');
+  const codes = page.getByRole('table', { name: 'By source code' });
+  await expect(codes.getByRole('row')).toHaveCount(2);
+  await expect(codes.getByRole('row').nth(1)).toContainText('em_20260310_spring_a');
+  await expect(page.getByRole('table', { name: 'By fundraising page' }).getByRole('row').nth(1)).toContainText('$35.00');
+  await page.getByTestId('source-code-chip').click();
+  await expect(page).not.toHaveURL(/sourceCodeId/);
+  await expect(page.getByTestId('tile-Gross')).toHaveText('$135.00');
+});
+
+test('Contact Origin Codes rows open the contacts they counted', async ({ page }) => {
+  const schema = psql('-c', "select schema_name from clients where short_name = 'e2e'");
+  const tag = `oc${Date.now()}`;
+  psql(
+    '-c',
+    `set search_path to ${schema};
+     insert into origin_codes (name) values ('${tag}');
+     insert into contacts (email, origin_code_id, created)
+     select '${tag}.' || g || '@example.org', (select id from origin_codes where name = '${tag}'),
+            timestamp '2026-03-15 12:00' at time zone 'America/New_York'
+     from generate_series(1, 3) g;`,
+  );
+  await signIn(page);
+  await page.goto(`/segments/origin-codes?${MARCH}`);
+  const row = page.getByRole('table', { name: 'Origin code value' }).getByRole('row').filter({ hasText: tag });
+  await expect(row).toContainText('3');
+  await row.click();
+  await expect(page).toHaveURL(/\/contacts\?originCodeId=\d+&originCode=.*&createdFrom=2026-03-01&createdTo=2026-03-31/);
+  await expect(page.getByRole('button', { name: `Origin code: ${tag} ×` })).toBeVisible();
+  await expect(page.getByText('3 contacts', { exact: true })).toBeVisible();
+  const emails = await page.getByRole('table', { name: 'Contacts' }).locator('tbody tr td:first-child').allTextContents();
+  expect(emails.sort()).toEqual([1, 2, 3].map((g) => `${tag}.${g}@example.org`));
 });

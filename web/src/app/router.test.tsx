@@ -13,6 +13,7 @@ const ME = {
   email: 'ada@example.org',
   firstName: 'Ada',
   lastName: 'Lovelace',
+  kind: 'client',
   permissions: [],
   universalPermissions: [],
 };
@@ -100,9 +101,9 @@ describe('routes', () => {
       is_active: true,
       created: new Date().toISOString(),
       updated: new Date().toISOString(),
-      user: { id: ME.id },
+      user: { id: ME.id, kind: ME.kind },
     };
-    const someoneElses = { ...running, id: 10, _id: 10, label: 'Other upload', user: { id: 2 } };
+    const someoneElses = { ...running, id: 10, _id: 10, label: 'Other upload', user: { id: 2, kind: 'client' } };
     server.use(
       http.all('/api/jobs', () => HttpResponse.json([running, someoneElses])),
       http.all('/api/jobs/9', () => HttpResponse.json(running)),

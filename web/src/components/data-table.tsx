@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import { ColumnChoice, useHiddenColumns } from '@/components/column-choice';
 import { formatCount } from '@/lib/format';
 
 /** The table features the app's tables use: none of the client-side stages, the server sorts and pages. */
@@ -29,6 +31,31 @@ export interface DataTableProps<T extends RowData> {
   onRowClick?: (row: T) => void;
   /** Server paging: the current page (1-based), its size and the total rows across pages. */
   paging?: { page: number; pageSize: number; total: number; onPageChange: (page: number) => void };
+  /** Holds the first column in place while a wide table scrolls sideways (a row stays named). */
+  stickyFirst?: boolean;
+  /**
+   * Lets the user hide and show columns (all but the first) from a "Columns" menu; the choice is remembered per
+   * table under this key.
+   */
+  columnChoiceKey?: string;
+  /** The first cell of each row is the row's header (`<th scope="row">`). */
+  rowHeader?: boolean;
+  /** Extra classes per column id, for its cells (e.g. `text-break` for long addresses). */
+  cellClassName?: Record<string, string>;
+  /** Extra classes per row (e.g. a total row). */
+  rowClassName?: (row: T) => string | undefined;
+  /** Shown in one full-width row when there are no rows. */
+  empty?: ReactNode;
+  /** No header row (a short figure list whose cells say what they are). */
+  headless?: boolean;
+  /** Rows after the body (totals), as `<tr>` elements. */
+  footer?: ReactNode;
+  /** Bootstrap table options: stripes (default on), the compact size (default on), hover (default: rows are links). */
+  striped?: boolean;
+  small?: boolean;
+  hover?: boolean;
+  className?: string;
+  ariaBusy?: boolean;
 }
 
 /**
@@ -45,16 +72,57 @@ export function DataTable<T extends RowData>({
   onSortChange,
   onRowClick,
   paging,
+  stickyFirst = false,
+  columnChoiceKey,
+  rowHeader = false,
+  cellClassName = {},
+  rowClassName,
+  empty,
+  headless = false,
+  footer,
+  striped = true,
+  small = true,
+  hover,
+  className = 'mb-2',
+  ariaBusy,
 }: DataTableProps<T>) {
   const table = useTable({ features: dataTableFeatures, columns, data });
+  const [hidden, toggleColumn] = useHiddenColumns(columnChoiceKey);
   const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : 1;
+  const leafColumns = table.getAllLeafColumns();
+  const shown = (id: string) => !hidden.has(id) || id === leafColumns[0]?.id;
+  const shownCount = leafColumns.filter((c) => shown(c.id)).length;
+  const classes = [stickyFirst ? 'table-sticky-first' : '', className].filter(Boolean).join(' ');
+  const rows = table.getRowModel().rows;
   return (
     <>
-      <Table striped hover={Boolean(onRowClick)} responsive size="sm" aria-label={label}>
+      {columnChoiceKey && (
+        <ColumnChoice
+          label={label}
+          columns={leafColumns.slice(1).map((c) => ({
+            id: c.id,
+            name: typeof c.columnDef.header === 'string' ? c.columnDef.header : c.id,
+          }))}
+          hidden={hidden}
+          onToggle={toggleColumn}
+        />
+      )}
+      {/* A focusable scroll region (keyboard users can scroll it; axe "scrollable-region-focusable"), with the first
+          column held in place (stickyFirst) so a row stays named while its figures scroll into view. */}
+      <div className="table-responsive" tabIndex={0} role="region" aria-label={`${label} (scrolls sideways)`}>
+      <Table
+        striped={striped}
+        hover={hover ?? Boolean(onRowClick)}
+        size={small ? 'sm' : undefined}
+        aria-label={label}
+        aria-busy={ariaBusy}
+        className={classes || undefined}
+      >
+        {!headless && (
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
-              {group.headers.map((header) => {
+              {group.headers.filter((header) => shown(header.column.id)).map((header) => {
                 const id = header.column.id;
                 const canSort = sortable.includes(id) && onSortChange;
                 const active = sort?.id === id;
@@ -85,22 +153,46 @@ export function DataTable<T extends RowData>({
             </tr>
           ))}
         </thead>
+        )}
         <tbody>
-          {table.getRowModel().rows.map((row) => (
+          {rows.length === 0 && empty !== undefined && (
+            <tr>
+              <td colSpan={shownCount} className="text-body-secondary">
+                {empty}
+              </td>
+            </tr>
+          )}
+          {rows.map((row) => (
             <tr
               key={row.id}
+              className={rowClassName?.(row.original)}
               onClick={onRowClick ? () => onRowClick(row.original) : undefined}
               style={onRowClick ? { cursor: 'pointer' } : undefined}
             >
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={numeric.includes(cell.column.id) ? 'text-end' : undefined}>
-                  <table.FlexRender cell={cell} />
-                </td>
-              ))}
+              {row
+                .getAllCells()
+                .filter((cell) => shown(cell.column.id))
+                .map((cell, i) => {
+                  const id = cell.column.id;
+                  const align =
+                    [numeric.includes(id) ? 'text-end' : '', cellClassName[id] ?? ''].filter(Boolean).join(' ') ||
+                    undefined;
+                  return rowHeader && i === 0 ? (
+                    <th key={cell.id} scope="row" className={align}>
+                      <table.FlexRender cell={cell} />
+                    </th>
+                  ) : (
+                    <td key={cell.id} className={align}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  );
+                })}
             </tr>
           ))}
         </tbody>
+        {footer && <tfoot>{footer}</tfoot>}
       </Table>
+      </div>
       {paging && (
         <div className="d-flex align-items-center gap-2">
           <Button

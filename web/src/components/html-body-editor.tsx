@@ -19,11 +19,20 @@ export interface HtmlBodyEditorProps {
   id: string;
   value: string;
   onChange: (html: string) => void;
-  /** Merge tags offered as buttons that insert `{{tag}}` at the cursor (or append it). */
+  /**
+   * Merge tags offered as buttons that insert `{{tag}}` at the cursor (or append it); with a default typed beside
+   * them, `{{tag|default}}`, which a recipient without the value sees instead of a blank.
+   */
   mergeTags?: string[];
   defaultMode?: HtmlEditorMode;
   /** Title of the sandboxed preview shown next to the HTML source. */
   previewTitle?: string;
+}
+
+/** The merge tag as inserted: `{{tag}}`, or `{{tag|default}}` when a default is given (braces and bars removed). */
+export function mergeTagText(tag: string, fallback: string): string {
+  const clean = fallback.replace(/[{}|]/g, '').trim();
+  return clean ? `{{${tag}|${clean}}}` : `{{${tag}}}`;
 }
 
 /** Inserts `text` into `value` over the selection [start, end) (appends when there is none). */
@@ -51,6 +60,7 @@ export function HtmlBodyEditor({
   const rich = useRef<RichTextEditorHandle>(null);
   // The source cursor, remembered because the buttons take focus.
   const cursor = useRef<{ start: number; end: number } | null>(null);
+  const [tagDefault, setTagDefault] = useState('');
 
   const rememberCursor = () => {
     const el = source.current;
@@ -58,7 +68,7 @@ export function HtmlBodyEditor({
   };
 
   const insertTag = (tag: string) => {
-    const text = `{{${tag}}}`;
+    const text = mergeTagText(tag, tagDefault);
     if (mode === 'rich') {
       rich.current?.insertText(text);
     } else if (mode === 'source') {
@@ -107,13 +117,28 @@ export function HtmlBodyEditor({
                 size="sm"
                 variant="outline-secondary"
                 disabled={mode === 'designer'}
-                title={mode === 'designer' ? `Type {{${tag}}} into a text block of the design` : `Insert {{${tag}}}`}
+                title={
+                  mode === 'designer'
+                    ? `Type ${mergeTagText(tag, tagDefault)} into a text block of the design`
+                    : `Insert ${mergeTagText(tag, tagDefault)}`
+                }
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => insertTag(tag)}
               >
                 {tag}
               </Button>
             ))}
+            <Form.Control
+              size="sm"
+              id={`${id}-merge-default`}
+              aria-label="Merge tag default"
+              placeholder="Default if empty, e.g. friend"
+              title="Shown to recipients who have no value for the tag"
+              value={tagDefault}
+              maxLength={60}
+              onChange={(e) => setTagDefault(e.target.value)}
+              style={{ width: '14rem' }}
+            />
           </div>
         )}
       </div>

@@ -15,7 +15,7 @@ export function StatTiles({ tiles, label }: { tiles: StatTile[]; label: string }
           <Card className="h-100">
             <Card.Body className="py-2 px-3">
               <div className="small text-body-secondary">{tile.label}</div>
-              <div className="fs-5 fw-semibold" data-testid={`tile-${tile.label}`}>
+              <div className="fs-5 fw-semibold figure-value" data-testid={`tile-${tile.label}`}>
                 {tile.value}
               </div>
               {tile.hint && <div className="small text-body-secondary">{tile.hint}</div>}

@@ -45,7 +45,7 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler ?? defaultUnauthorizedHandler;
 }
 
-async function errorMessage(res: Response): Promise<string> {
+async function errorMessage(res: Response, fallback?: (res: Response) => string): Promise<string> {
   try {
     const text = await res.text();
     if (text) {
@@ -57,7 +57,7 @@ async function errorMessage(res: Response): Promise<string> {
   } catch {
     // not JSON: fall back to the status text
   }
-  return res.statusText || `HTTP ${res.status}`;
+  return fallback ? fallback(res) : res.statusText || `HTTP ${res.status}`;
 }
 
 export const REFRESH_URL = '/auth-api/auth/refresh';
@@ -124,15 +124,19 @@ function sessionHeaders(init: RequestInit | undefined, token: string | null): He
 }
 
 /**
- * The fetch mutator used by every generated API call. Adds the Bearer token and the client-short and client-id
- * headers (except for /auth-api/auth…) unless the caller already set them, sends string bodies as JSON, throws
- * ApiError on non-2xx responses and returns the parsed body.
+ * A session call that answers with the raw response: adds the Bearer token and the client-short and client-id
+ * headers (except for /auth-api/auth…) unless the caller already set them, sends string bodies as JSON and throws
+ * ApiError on non-2xx responses (`fallbackMessage` names the error when the body carries no message).
  *
  * A 401 from a session call (anything but /auth-api/auth…) first refreshes the tokens once (shared by concurrent
  * calls) and retries the request with the new access token; when that is impossible the session ends (the
  * unauthorized handler: clear it and go to login).
  */
-export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T> => {
+export async function sessionFetch(
+  url: string,
+  init?: RequestInit,
+  fallbackMessage?: (res: Response) => string,
+): Promise<Response> {
   const isPublic = isPublicAuthUrl(url);
   const explicitAuthorization = new Headers(init?.headers).has('Authorization');
   const send = (token: string | null) => {
@@ -154,11 +158,16 @@ export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T
   }
 
   if (!res.ok) {
-    const message = await errorMessage(res);
+    const message = await errorMessage(res, fallbackMessage);
     if (res.status === 401 && !isPublic) onUnauthorized();
     throw new ApiError(res.status, message);
   }
+  return res;
+}
 
+/** The fetch mutator used by every generated API call: a session call (above) that returns the parsed body. */
+export const customFetch = async <T>(url: string, init?: RequestInit): Promise<T> => {
+  const res = await sessionFetch(url, init);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   if (!text) return undefined as T;

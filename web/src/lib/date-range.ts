@@ -1,3 +1,5 @@
+import { clientToday } from './time-zone';
+
 /** Date ranges as the revenue API takes them: two ISO dates (YYYY-MM-DD), both included. */
 export interface DateRange {
   from: string;
@@ -9,13 +11,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** A local date as YYYY-MM-DD (never through UTC, which would move it a day near midnight). */
 export const isoDate = (date: Date): string => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
-/** The first of this month up to today. */
-export function thisMonth(today: Date = new Date()): DateRange {
+/** The first of this month up to today (the client's today unless given). */
+export function thisMonth(today: Date = clientToday()): DateRange {
   return { from: isoDate(new Date(today.getFullYear(), today.getMonth(), 1)), to: isoDate(today) };
 }
 
 /** Presets the picker offers. */
-export function presets(today: Date = new Date()): { label: string; range: DateRange }[] {
+export function presets(today: Date = clientToday()): { label: string; range: DateRange }[] {
   const y = today.getFullYear();
   const m = today.getMonth();
   const daysAgo = (n: number) => isoDate(new Date(y, m, today.getDate() - n));
@@ -41,7 +43,7 @@ export function formatIsoDate(iso: string): string {
 }
 
 /** Reads a range from the address (`from`, `to`), else this month. */
-export function rangeFromParams(params: URLSearchParams, today: Date = new Date()): DateRange {
+export function rangeFromParams(params: URLSearchParams, today: Date = clientToday()): DateRange {
   const range = { from: params.get('from') ?? '', to: params.get('to') ?? '' };
   return isValidRange(range) ? range : thisMonth(today);
 }

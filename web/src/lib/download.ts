@@ -1,4 +1,4 @@
-import { getClientId, getClientShort, getToken } from '@/lib/session';
+import { sessionFetch } from '@/lib/api-client';
 
 /** The name in a Content-Disposition header (plain or RFC 5987), else the fallback. */
 export function dispositionName(header: string | null, fallback: string): string {
@@ -28,29 +28,12 @@ export function saveTextFile(text: string, fileName: string, type = 'text/csv'):
 }
 
 /**
- * Downloads a file from the API with the session's headers (the generated client reads bodies as text, which
- * would spoil binary exports). With `nameFromServer` the file is named as the server's Content-Disposition names
- * it, `fileName` being the fallback. A refusal throws the server's message.
+ * Downloads a file from the API through the api client's session call (its headers and token refresh; the generated
+ * client reads bodies as text, which would spoil binary exports). With `nameFromServer` the file is named as the
+ * server's Content-Disposition names it, `fileName` being the fallback. A refusal throws the server's message.
  */
 export async function downloadFile(url: string, fileName: string, { nameFromServer = false } = {}): Promise<void> {
-  const headers = new Headers();
-  const token = getToken();
-  const short = getClientShort();
-  const id = getClientId();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  if (short) headers.set('client-short', short);
-  if (id) headers.set('client-id', id);
-  const res = await fetch(url, { headers });
-  if (!res.ok) {
-    let message = `Could not download the file (${res.status})`;
-    try {
-      const body = (await res.json()) as { message?: string };
-      if (body.message) message = body.message;
-    } catch {
-      // not JSON: keep the status
-    }
-    throw new Error(message);
-  }
+  const res = await sessionFetch(url, undefined, (r) => `Could not download the file (${r.status})`);
   const name = nameFromServer ? dispositionName(res.headers.get('Content-Disposition'), fileName) : fileName;
   saveBlob(await res.blob(), name);
 }

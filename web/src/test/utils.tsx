@@ -1,7 +1,8 @@
 import type { ReactElement, ReactNode } from 'react';
-import { render, type RenderOptions } from '@testing-library/react';
+import { render, waitFor, type RenderOptions } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
+import { expect } from 'vitest';
 import { Snackbar } from '@/components/snackbar';
 import { createQueryClient } from '@/lib/query-client';
 
@@ -38,4 +39,13 @@ export function renderWithProviders(
     </QueryClientProvider>
   );
   return { queryClient, ...render(ui, { wrapper: Wrapper, ...options }) };
+}
+
+/**
+ * Waits until no query is fetching: the answers the app asked for have arrived and are rendered. Call it after the
+ * request in question was sent, before asserting that something is absent (a fixed wait would also pass when the
+ * answer comes late).
+ */
+export async function queriesSettled(queryClient: QueryClient): Promise<void> {
+  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
 }

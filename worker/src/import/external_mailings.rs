@@ -31,7 +31,7 @@ const MAX_ERRORS: usize = 10;
 fn read(
     path: std::path::PathBuf,
     plan: ExternalMailingsPlan,
-) -> Result<(Vec<ExternalSend>, i64), JobError> {
+) -> Result<(Vec<ExternalSend>, i64, table::NulRows), JobError> {
     let format = Format::from_filename(&plan.filename, true)
         .ok_or_else(|| JobError::BadFile("Unsupported file type".to_owned()))?;
     let mut rows = table::open(&path, format)?;
@@ -51,15 +51,15 @@ fn read(
     let columns = resolve(&plan.mapping, &header).map_err(JobError::BadFile)?;
     let (mut sends, mut errors, mut empty) = (Vec::new(), Vec::new(), 0i64);
     let mut bad_rows = 0usize;
+    let mut nul = table::NulRows::default();
     for (index, row) in rows.enumerate() {
+        let row_no = (header_row + index + 1) as i64;
         let row = row?;
-        match parse_row(
-            &columns,
-            &header,
-            &row,
-            (header_row + index + 1) as i64,
-            plan.source,
-        ) {
+        if table::has_nul(&row) {
+            nul.note(row_no);
+            continue;
+        }
+        match parse_row(&columns, &header, &row, row_no, plan.source) {
             Ok(Some(send)) => sends.push(send),
             Ok(None) => empty += 1,
             Err(e) => {
@@ -93,7 +93,7 @@ fn read(
             "The file has a header but no mailing rows".to_owned(),
         ));
     }
-    Ok((sends, empty))
+    Ok((sends, empty, nul))
 }
 
 /// Runs an external mailings import inside the job's transaction.
@@ -104,22 +104,24 @@ pub async fn run(
     let file = download(conn, plan.upload_id).await?;
     let path = file.path().to_path_buf();
     let owned = plan.clone();
-    let (sends, empty) = tokio::task::spawn_blocking(move || read(path, owned)).await??;
+    let (sends, empty, nul) = tokio::task::spawn_blocking(move || read(path, owned)).await??;
     drop(file);
     let counts = store::external_mailings::upsert(conn, &sends).await?;
     let message = format!(
-        "Imported {} external mailings ({} new, {} updated).",
+        "Imported {} external mailings ({} new, {} updated).{}",
         counts.created + counts.updated,
         counts.created,
-        counts.updated
+        counts.updated,
+        nul.sentence()
     );
     Ok(JobResult {
         message,
         link: Some("/flights".to_owned()),
         segment_id: None,
         details: json!({
-            "rowsRead": sends.len() as i64 + empty,
+            "rowsRead": sends.len() as i64 + empty + nul.count,
             "emptyRows": empty,
+            "nulByteRows": nul.details(),
             "counts": counts,
         }),
     })

@@ -27,7 +27,15 @@ const HEADER_SEARCH_ROWS: usize = 10;
 /// More rows than a daily ad export of a large account holds in years.
 const MAX_ROWS: usize = 2_000_000;
 
-fn read(path: std::path::PathBuf, plan: MediaPlan) -> Result<(Vec<AdDay>, i64, i64), JobError> {
+/// What a media file holds: its ad days, and the rows left out (empty, totals, a NUL byte).
+struct Read {
+    days: Vec<AdDay>,
+    empty: i64,
+    totals: i64,
+    nul: table::NulRows,
+}
+
+fn read(path: std::path::PathBuf, plan: MediaPlan) -> Result<Read, JobError> {
     let format = Format::from_filename(&plan.filename, false)
         .ok_or_else(|| JobError::BadFile("Unsupported file type".to_owned()))?;
     let mut rows = table::open(&path, format)?;
@@ -56,9 +64,14 @@ fn read(path: std::path::PathBuf, plan: MediaPlan) -> Result<(Vec<AdDay>, i64, i
     };
     let mut days = Vec::new();
     let (mut empty, mut totals) = (0i64, 0i64);
+    let mut nul = table::NulRows::default();
     for (index, row) in rows.enumerate() {
         let row_no = (header_row + index + 1) as i64;
         let row = row?;
+        if table::has_nul(&row) {
+            nul.note(row_no);
+            continue;
+        }
         match parse_row(&columns, &header, &row, row_no).map_err(JobError::BadFile)? {
             Ok(day) => days.push(day),
             Err(Skip::Empty) => empty += 1,
@@ -75,7 +88,12 @@ fn read(path: std::path::PathBuf, plan: MediaPlan) -> Result<(Vec<AdDay>, i64, i
             "The file has a header but no ad rows".to_owned(),
         ));
     }
-    Ok((days, empty, totals))
+    Ok(Read {
+        days,
+        empty,
+        totals,
+        nul,
+    })
 }
 
 /// Runs a media import inside the job's transaction.
@@ -83,25 +101,32 @@ pub async fn run(conn: &mut PgConnection, plan: &MediaPlan) -> Result<JobResult,
     let file = download(conn, plan.upload_id).await?;
     let path = file.path().to_path_buf();
     let owned = plan.clone();
-    let (days, empty, totals) = tokio::task::spawn_blocking(move || read(path, owned)).await??;
+    let Read {
+        days,
+        empty,
+        totals,
+        nul,
+    } = tokio::task::spawn_blocking(move || read(path, owned)).await??;
     drop(file);
     let counts = store::media::upsert_days(conn, plan.platform, &days).await?;
     let message = format!(
-        "Imported {} ad days ({} new, {} replaced) for {} ads in {} campaigns.",
+        "Imported {} ad days ({} new, {} replaced) for {} ads in {} campaigns.{}",
         counts.new_days + counts.replaced_days,
         counts.new_days,
         counts.replaced_days,
         counts.ads,
-        counts.campaigns
+        counts.campaigns,
+        nul.sentence()
     );
     Ok(JobResult {
         message,
         link: Some("/media".to_owned()),
         segment_id: None,
         details: json!({
-            "rowsRead": days.len() as i64 + empty + totals,
+            "rowsRead": days.len() as i64 + empty + totals + nul.count,
             "emptyRows": empty,
             "totalRows": totals,
+            "nulByteRows": nul.details(),
             "counts": counts,
         }),
     })

@@ -9,10 +9,10 @@ pub mod external_mailings;
 pub mod media;
 mod merge;
 mod parse;
-mod table;
+pub mod table;
 
 pub use columns::{Columns, Field};
-pub use table::Format;
+pub use table::{set_file_limits, FileLimits, Format};
 
 use columns::*;
 use merge::*;
@@ -54,7 +54,7 @@ async fn download(
     conn: &mut PgConnection,
     upload_id: i64,
 ) -> Result<tempfile::NamedTempFile, JobError> {
-    let mut file = tempfile::NamedTempFile::new().map_err(|e| JobError::File(e.to_string()))?;
+    let mut file = tempfile::NamedTempFile::new().map_err(JobError::file)?;
     let mut chunks = sqlx::query_scalar::<_, Vec<u8>>(
         "select data from upload_chunks where upload_id = $1 order by seq",
     )
@@ -63,8 +63,7 @@ async fn download(
     let mut any = false;
     while let Some(chunk) = chunks.try_next().await? {
         any = true;
-        file.write_all(&chunk)
-            .map_err(|e| JobError::File(e.to_string()))?;
+        file.write_all(&chunk).map_err(JobError::file)?;
     }
     drop(chunks);
     if !any {
@@ -72,7 +71,7 @@ async fn download(
             "The uploaded file is missing or empty".to_owned(),
         ));
     }
-    file.flush().map_err(|e| JobError::File(e.to_string()))?;
+    file.flush().map_err(JobError::file)?;
     Ok(file)
 }
 
@@ -146,13 +145,14 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
 
 fn report(plan: &ImportPlan, list_id: Option<i64>, counts: Counts, m: Merged) -> JobResult {
     let skipped = counts.empty
-        + counts.nul_byte
+        + counts.nul_byte.count
         + counts.invalid_email
         + counts.invalid_vanid
         + counts.invalid_date
         + counts.outside_window
         + m.duplicates;
-    let (message, link) = match (&plan.columns, list_id) {
+    let nul_rows = counts.nul_byte.sentence();
+    let (mut message, link) = match (&plan.columns, list_id) {
         (Columns::Ngp, _) => (
             format!(
                 "Read {} rows: {} contacts created, {} updated; {} skipped.",
@@ -175,6 +175,7 @@ fn report(plan: &ImportPlan, list_id: Option<i64>, counts: Counts, m: Merged) ->
             "/contacts".to_owned(),
         ),
     };
+    message.push_str(&nul_rows);
     JobResult {
         message,
         link: Some(link),
@@ -189,13 +190,14 @@ fn report(plan: &ImportPlan, list_id: Option<i64>, counts: Counts, m: Merged) ->
             "notCreated": m.not_created,
             "skipped": {
                 "empty": counts.empty,
-                "nulByte": counts.nul_byte,
+                "nulByte": counts.nul_byte.count,
                 "invalidEmail": counts.invalid_email,
                 "invalidVanid": counts.invalid_vanid,
                 "invalidDate": counts.invalid_date,
                 "outsideDateWindow": counts.outside_window,
                 "duplicateInFile": m.duplicates,
             },
+            "nulByteRows": counts.nul_byte.rows,
         }),
     }
 }

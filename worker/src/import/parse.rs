@@ -2,11 +2,12 @@
 
 use super::*;
 
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Counts {
     pub(super) rows_read: i64,
     pub(super) empty: i64,
-    pub(super) nul_byte: i64,
+    /// Rows with a NUL byte in any cell, by their row number in the file (the header is row 1).
+    pub(super) nul_byte: table::NulRows,
     pub(super) invalid_email: i64,
     pub(super) invalid_vanid: i64,
     pub(super) invalid_date: i64,
@@ -49,8 +50,8 @@ pub(super) fn spawn_parser(
                     .unwrap_or("")
             };
             // Postgres text cannot hold a NUL: the COPY would fail the whole import.
-            if columns.keys().any(|&f| cell(f).contains('\0')) {
-                counts.nul_byte += 1;
+            if table::has_nul(&row) {
+                counts.nul_byte.note(index as i64 + 2);
                 continue;
             }
             let Ok(email) = Email::parse(cell(Field::Email)) else {
@@ -98,9 +99,7 @@ pub(super) fn spawn_parser(
                     .map(|d| d.format("%Y-%m-%d %H:%M:%S").to_string())
                     .unwrap_or_default(),
             ];
-            batch
-                .write_record(&record)
-                .map_err(|e| JobError::File(e.to_string()))?;
+            batch.write_record(&record).map_err(JobError::file)?;
             if batch.get_ref().len() >= 1 << 20 {
                 let full = std::mem::replace(
                     &mut batch,
@@ -108,17 +107,17 @@ pub(super) fn spawn_parser(
                 );
                 let bytes = full
                     .into_inner()
-                    .map_err(|e| JobError::File(e.to_string()))?;
+                    .map_err(|e| JobError::file(e.into_error()))?;
                 if batches.blocking_send(bytes).is_err() {
-                    return Err(JobError::Stopped("the file reader stopped".to_owned()));
+                    return Err(JobError::Stopped("the file reader stopped".into()));
                 }
             }
         }
         let rest = batch
             .into_inner()
-            .map_err(|e| JobError::File(e.to_string()))?;
+            .map_err(|e| JobError::file(e.into_error()))?;
         if !rest.is_empty() && batches.blocking_send(rest).is_err() {
-            return Err(JobError::Stopped("the file reader stopped".to_owned()));
+            return Err(JobError::Stopped("the file reader stopped".into()));
         }
         Ok(counts)
     })

@@ -36,17 +36,11 @@ pub(super) fn spawn_batch(
                             .iter()
                             .find(|v| v.letter == letter)
                             .unwrap_or(&mailing[0]);
-                        let message = render(
-                            &links,
-                            client_id,
-                            variant,
-                            mailing_id,
-                            contact_id,
-                            &email,
-                            &first_name,
-                        )
-                        .build()
-                        .map(|m| (m.envelope().clone(), m.formatted()));
+                        let values = MergeValues { first_name, email };
+                        let message =
+                            render(&links, client_id, variant, mailing_id, contact_id, &values)
+                                .build()
+                                .map(|m| (m.envelope().clone(), m.formatted()));
                         (contact_id, message)
                     })
                     .collect::<Vec<_>>()
@@ -99,59 +93,4 @@ pub(super) async fn next_recipients(
     }
     tx.commit().await?;
     Ok(batch)
-}
-
-pub(super) fn render(
-    links: &LinkSigner,
-    client_id: i64,
-    mailing: &Mailing,
-    mailing_id: i64,
-    contact_id: i64,
-    email: &str,
-    first_name: &str,
-) -> Outgoing {
-    let recipient = Recipient {
-        client_id,
-        mailing_id,
-        contact_id,
-    };
-    let values = MergeValues {
-        first_name: first_name.to_owned(),
-        email: email.to_owned(),
-    };
-    Outgoing {
-        from_name: mailing.from_name.clone(),
-        from_address: mailing.from_address.clone(),
-        reply_to: mailing.reply_to.clone(),
-        to: email.to_owned(),
-        subject: merge(&mailing.subject, &values),
-        html: links.instrument(
-            &with_preview(
-                &merge(&mailing.preview, &values),
-                &merge(&mailing.body, &values),
-            ),
-            recipient,
-        ),
-        unsubscribe_url: Some(links.unsubscribe_url(recipient)),
-        message_id: Some(format!(
-            "m{mailing_id}.c{contact_id}.k{client_id}@{}",
-            mailing
-                .from_address
-                .rsplit_once('@')
-                .map_or("compass.invalid", |(_, domain)| domain)
-        )),
-    }
-}
-
-/// The body with its preview text first, hidden: mail clients show it beside the subject in the inbox.
-pub(super) fn with_preview(preview: &str, body: &str) -> String {
-    let preview = preview.trim();
-    if preview.is_empty() {
-        return body.to_owned();
-    }
-    let escaped = preview
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    format!("<div style=\"display:none;max-height:0;overflow:hidden\">{escaped}</div>{body}")
 }

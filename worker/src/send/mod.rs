@@ -8,12 +8,13 @@ mod journal;
 mod outbox;
 mod sent_log;
 
-use crate::mail::links::{LinkSigner, Recipient};
-use crate::mail::{merge, MergeValues, Outgoing};
 use crate::{JobContext, JobError, JobResult};
 use batch::*;
 use domain::DeliveryStatus;
 use journal::Journal;
+use mail::links::LinkSigner;
+use mail::render::{render, Letter};
+use mail::MergeValues;
 use outbox::{Outbox, Outcome, Rendered};
 use sent_log::*;
 use serde_json::json;
@@ -24,18 +25,7 @@ const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
 const PAUSE_AFTER: u32 = 25;
 
-/// One variant of a mailing as it is sent: its letter, subject, preview text, body (donation links already carry
-/// the variant's refcode) and sender.
-#[derive(Clone)]
-struct Mailing {
-    letter: String,
-    subject: String,
-    preview: String,
-    body: String,
-    from_name: String,
-    from_address: String,
-    reply_to: Option<String>,
-}
+type Mailing = Letter;
 
 /// The variant's fields and its sender (the sender may have been deleted).
 type VariantRow = (
@@ -73,8 +63,8 @@ async fn load_variants(
         let (Some(from_name), Some(from_address)) = (from_name, from_address) else {
             return Ok(Vec::new());
         };
-        let body = crate::mail::links::refcode_donation_links(&mut *tx, mailing_id, &letter, &body)
-            .await?;
+        let body =
+            mail::links::refcode_donation_links(&mut *tx, mailing_id, &letter, &body).await?;
         out.push(Mailing {
             letter,
             subject,
@@ -204,7 +194,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
 }
 
 fn journal_error(e: std::io::Error) -> JobError {
-    JobError::File(format!("send journal: {e}"))
+    JobError::Journal(e)
 }
 
 /// Sends every queued recipient; `Some(message)` when the send had to pause.
@@ -264,7 +254,7 @@ async fn send_batches(
         let mut retry_any = false;
         for _ in 0..batch_size {
             let Some((contact_id, outcome)) = outbox.outcome().await else {
-                return Err(JobError::Stopped("The SMTP connections stopped".to_owned()));
+                return Err(JobError::Stopped("The SMTP connections stopped".into()));
             };
             match outcome {
                 Outcome::Sent => {

@@ -5,9 +5,9 @@
 
 use super::journal::Journal;
 use super::SentLog;
-use crate::mail::smtp::Connection;
-use crate::mail::{MailError, SmtpServer};
 use lettre::address::Envelope;
+use mail::smtp::Connection;
+use mail::{MailError, SmtpServer};
 use std::sync::Arc;
 
 /// A rendered message: the envelope and the formatted bytes, or why it could not be built.
@@ -133,7 +133,7 @@ impl Line {
             .send(&envelope, &bytes, || {
                 ended = true;
                 if let Err(e) = journal.ending(contact_id) {
-                    tracing::warn!(contact_id, error = %e, "send journal not written");
+                    tracing::warn!(contact_id, error = %telemetry::Chain(&e), "send journal not written");
                 }
             })
             .await;
@@ -141,7 +141,7 @@ impl Line {
             // Refused after its end, or the answer was lost with the connection: the row stays queued and the
             // journal must agree.
             if let Err(e) = journal.refused(contact_id) {
-                tracing::warn!(contact_id, error = %e, "send journal not written");
+                tracing::warn!(contact_id, error = %telemetry::Chain(&e), "send journal not written");
             }
         }
         match result {

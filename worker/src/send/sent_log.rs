@@ -14,7 +14,7 @@ pub(super) struct SentLog {
 
 impl SentLog {
     pub(super) fn push(&self, contact_id: i64) {
-        crate::metrics::message_sent();
+        telemetry::metrics::message_sent();
         self.ids
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

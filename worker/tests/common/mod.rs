@@ -2,6 +2,8 @@
 //! Each test binary uses part of it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod hostile;
+
 use std::process::{Child, Command};
 
 pub fn env(name: &str, default: &str) -> String {

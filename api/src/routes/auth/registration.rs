@@ -17,6 +17,17 @@ use poem_openapi::OpenApi;
 
 pub struct RegistrationApi;
 
+/// Tells the owner of an existing account that someone tried to register its address: the answer told them the
+/// account exists, and the owner should know who is asking.
+fn tell_owner(state: &SharedState, realm: Realm, to: String) {
+    let notices = state.notices.clone();
+    tokio::spawn(async move {
+        if let Err(e) = notices.registration_attempt(&realm, &to).await {
+            tracing::warn!(error = %telemetry::Chain(&e), "registration attempt e-mail failed");
+        }
+    });
+}
+
 #[OpenApi(tag = "ApiTags::Auth")]
 impl RegistrationApi {
     /// Registers a client user. The account needs its e-mail verified (a link is mailed) and then an
@@ -38,6 +49,7 @@ impl RegistrationApi {
         let email = domain::Email::parse(&body.email)
             .map_err(|_| ApiError::BadRequest("Not a valid email".to_owned()))?
             .into_string();
+        state.limits.registration(&email, &address).await?;
         if !identity::is_strong_password(&body.password) {
             return Err(ApiError::BadRequest(PASSWORD_RULE.to_owned()));
         }
@@ -78,24 +90,20 @@ impl RegistrationApi {
         let staff = identity::find_by_email(&mut public, &Realm::Universal, &email).await?;
         public.commit().await?;
         if let Some(staff) = staff {
+            tell_owner(&state, Realm::Universal, staff.email);
             return Ok(Json(RegisterResponse {
                 status: "duplicate".to_owned(),
                 duplicate: staff.enabled,
             }));
         }
         let mut tx = realm.begin(&state.tenancy).await?;
-        let created: Option<i64> = sqlx::query_scalar(
-            "insert into client_users (email, password_hash, first_name, last_name, phone, two_factor_method)
-             values ($1, $2, $3, $4, $5, $6) on conflict (email) do nothing returning id",
-        )
-        .bind(&email)
-        .bind(&hash)
-        .bind(body.firstname.trim())
-        .bind(body.lastname.trim())
-        .bind(&phone)
-        .bind(method.as_str())
-        .fetch_optional(&mut *tx)
-        .await?;
+        let profile = store::accounts::Profile {
+            first_name: body.firstname.trim(),
+            last_name: body.lastname.trim(),
+            phone: &phone,
+            two_factor_method: method.as_str(),
+        };
+        let created = store::accounts::insert_client_user(&mut tx, &email, &hash, &profile).await?;
         let (user_id, response) = match created {
             Some(id) => (
                 id,
@@ -114,6 +122,7 @@ impl RegistrationApi {
                 };
                 if existing.email_verified {
                     tx.commit().await?;
+                    tell_owner(&state, realm, existing.email);
                     return Ok(Json(response));
                 }
                 // Not verified yet: send the link again.
@@ -141,7 +150,7 @@ impl RegistrationApi {
         let notices = state.notices.clone();
         tokio::spawn(async move {
             if let Err(e) = notices.verify_email(&realm, &email, &token).await {
-                tracing::warn!(error = %e, "verification e-mail failed");
+                tracing::warn!(error = %telemetry::Chain(&e), "verification e-mail failed");
             }
         });
         Ok(Json(response))
@@ -190,10 +199,7 @@ impl RegistrationApi {
             return Err(invalid_link());
         };
         challenges::consume(&mut tx, challenge).await?;
-        sqlx::query("update client_users set email_verified = now() where id = $1")
-            .bind(account.id)
-            .execute(&mut *tx)
-            .await?;
+        store::accounts::mark_email_verified(&mut tx, account.id).await?;
         tx.commit().await?;
         Ok(Json(StatusResponse {
             status: "verified".to_owned(),

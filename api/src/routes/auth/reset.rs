@@ -74,7 +74,7 @@ impl PasswordResetApi {
             // Started a moment later, so it never competes with the answer for the processor.
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             if let Err(e) = send_reset_link(&state, client.as_ref(), &email).await {
-                tracing::warn!(error = %e, "reset e-mail failed");
+                tracing::warn!(error = %telemetry::Chain(&e), "reset e-mail failed");
             }
         });
         Ok(Json(StatusResponse {
@@ -162,14 +162,7 @@ impl PasswordResetApi {
             return Err(invalid_link());
         };
         challenges::consume(&mut tx, challenge).await?;
-        sqlx::query(identity::users_sql(
-            &realm,
-            "update {users} set password_hash = $2 where id = $1",
-        ))
-        .bind(account.id)
-        .bind(&hash)
-        .execute(&mut *tx)
-        .await?;
+        store::accounts::set_password(&mut tx, realm.users(), account.id, &hash).await?;
         sessions::revoke_all(&mut tx, account.id, None).await?;
         let actor = audit::Actor {
             kind: realm.kind().as_str(),

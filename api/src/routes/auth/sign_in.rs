@@ -44,7 +44,8 @@ impl SignInApi {
             _ => TwoFactorMethod::Email,
         };
         if method == TwoFactorMethod::None {
-            let pair = open_session(state, realm, &account, client, "password", address).await?;
+            let pair =
+                open_session(state, realm, &account, client, None, "password", address).await?;
             return Ok(signed_in(pair, &account.email));
         }
         let code = (method != TwoFactorMethod::App).then(identity::secrets::random_code);
@@ -68,7 +69,7 @@ impl SignInApi {
                 .login_code(&account.email, &code)
                 .await
                 .map_err(|e| {
-                    tracing::warn!(error = %e, "login code e-mail failed");
+                    tracing::warn!(error = %telemetry::Chain(&e), "login code e-mail failed");
                     unavailable()
                 })?,
             (TwoFactorMethod::Phone, Some(code)) => state
@@ -81,7 +82,7 @@ impl SignInApi {
                 )
                 .await
                 .map_err(|e| {
-                    tracing::warn!(error = %e, "login code sms failed");
+                    tracing::warn!(error = %telemetry::Chain(&e), "login code sms failed");
                     unavailable()
                 })?,
             _ => {}
@@ -146,7 +147,7 @@ impl SignInApi {
             user: account.as_ref().map(|a| a.id),
             address: &address,
         };
-        state.limits.check(attempt).await?;
+        let standing = state.limits.check(attempt).await?;
         let password = body.0.password;
         let stored = account.as_ref().map(|u| u.password_hash.clone());
         // argon2 is deliberately slow: keep it off the async executor.
@@ -156,7 +157,7 @@ impl SignInApi {
         let Some(account) = account.filter(|_| ok) else {
             tracing::info!(user = attempt.user, %address, "login refused");
             state.limits.failed(attempt).await?;
-            return Err(incorrect_credentials());
+            return Err(standing.wrong(incorrect_credentials()));
         };
         state.limits.succeeded(attempt).await?;
         if !account.may_sign_in() {
@@ -192,11 +193,11 @@ impl SignInApi {
             user: account.as_ref().map(|a| a.id),
             address: &address,
         };
-        state.limits.check(attempt).await?;
+        let standing = state.limits.check(attempt).await?;
         let refused = || async {
             tracing::info!(user = attempt.user, %address, "login code refused");
             state.limits.failed(attempt).await?;
-            Err::<Json<LoginResponse>, ApiError>(invalid_passcode())
+            Err::<Json<LoginResponse>, ApiError>(standing.wrong(invalid_passcode()))
         };
         if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
             return refused().await;
@@ -222,14 +223,8 @@ impl SignInApi {
                     totp::accepted_step(&secret, &code, account.totp_last_step, now)
                 });
             if let Some(step) = step {
-                sqlx::query(identity::users_sql(
-                    &realm,
-                    "update {users} set totp_last_step = $2 where id = $1",
-                ))
-                .bind(account.id)
-                .bind(step)
-                .execute(&mut *tx)
-                .await?;
+                store::accounts::set_totp_last_step(&mut tx, realm.users(), account.id, step)
+                    .await?;
             }
             step.is_some()
         };
@@ -247,7 +242,16 @@ impl SignInApi {
         };
         check_universal_access(&state, &realm, &account, acting.as_ref()).await?;
         let how = format!("code ({})", account.two_factor_method);
-        let pair = open_session(&state, &realm, &account, acting.as_ref(), &how, &address).await?;
+        let pair = open_session(
+            &state,
+            &realm,
+            &account,
+            acting.as_ref(),
+            None,
+            &how,
+            &address,
+        )
+        .await?;
         Ok(Json(signed_in(pair, &account.email)))
     }
 
@@ -276,17 +280,18 @@ impl SignInApi {
             user: None,
             address: &address,
         };
-        state.limits.check(attempt).await?;
+        // No e-mail is known before Google's token is read, so no account delay applies here.
+        let _ = state.limits.check(attempt).await?;
         let email = match verifier.verify(&body.0.credential).await {
             Ok(email) => email,
             Err(crate::identity::google::GoogleError::Keys(e)) => {
-                tracing::warn!(error = %e, "google keys unavailable");
+                tracing::warn!(error = %telemetry::Chain(&e), "google keys unavailable");
                 return Err(ApiError::Unavailable(
                     "Google sign-in is unavailable; try again shortly".to_owned(),
                 ));
             }
             Err(e) => {
-                tracing::info!(error = %e, %address, "google sign-in refused");
+                tracing::info!(error = %telemetry::Chain(&e), %address, "google sign-in refused");
                 state.limits.failed(attempt).await?;
                 return Err(ApiError::Unauthorized(
                     "Unable to login with Google".to_owned(),
@@ -315,6 +320,7 @@ impl SignInApi {
             &realm,
             &account,
             client.as_ref(),
+            None,
             "google",
             &address,
         )

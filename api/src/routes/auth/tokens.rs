@@ -16,7 +16,8 @@ pub struct TokensApi;
 
 #[OpenApi(tag = "ApiTags::Auth")]
 impl TokensApi {
-    /// Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
+    /// Exchanges a refresh token for a new access token and a new refresh token; the old one stops working. An old
+    /// token presented again (a copy) ends the session and every session a client login made from it.
     #[oai(
         path = "/auth-api/auth/refresh",
         method = "post",
@@ -40,9 +41,18 @@ impl TokensApi {
             ),
         };
         let mut tx = realm.begin(&state.tenancy).await?;
-        let (session, next) = sessions::rotate(&mut tx, &state.hasher, secret)
-            .await?
-            .ok_or_else(expired)?;
+        let Some((session, next)) = sessions::rotate(&mut tx, &state.hasher, secret).await? else {
+            if let Some(ended) =
+                sessions::end_family_of_spent(&mut tx, &state.hasher, secret).await?
+            {
+                tracing::warn!(
+                    sessions = ended,
+                    "a spent refresh token was presented again; its sessions ended"
+                );
+            }
+            tx.commit().await?;
+            return Err(expired());
+        };
         let account = identity::find_by_id(&mut tx, &realm, session.user_id)
             .await?
             .filter(Account::may_sign_in)
@@ -115,11 +125,7 @@ impl TokensApi {
         if let Some(claims) = bearer.and_then(|t| state.tokens.verify(t).ok()) {
             if let Ok(realm) = crate::auth::realm_of(&state, &claims).await {
                 let mut tx = realm.begin(&state.tenancy).await?;
-                sqlx::query("update auth_sessions set revoked = now() where id = $1 and user_id = $2 and revoked is null")
-                    .bind(claims.sid)
-                    .bind(claims.user.id)
-                    .execute(&mut *tx)
-                    .await?;
+                store::accounts::revoke_session(&mut tx, claims.sid, claims.user.id).await?;
                 tx.commit().await?;
             }
         }

@@ -1,5 +1,5 @@
 //! Email › Experiments (`/experiments`, pagePerformance like the Performance page): a mailing's variants tested
-//! on a fraction of its audience, the result with its statistics, and the winner send (README "Experiments").
+//! on a fraction of its audience, the result with its statistics, and the winner send (docs/experiments.md).
 
 mod detail;
 mod input;
@@ -197,7 +197,7 @@ impl ExperimentsApi {
             .queue
             .enqueue(
                 tx,
-                Some(auth.0.user_id()),
+                Some(auth.0.job_owner()),
                 &worker::JobKind::SendMailing { mailing_id },
             )
             .await?;
@@ -229,7 +229,7 @@ impl ExperimentsApi {
             .queue
             .enqueue(
                 tx,
-                Some(auth.0.user_id()),
+                Some(auth.0.job_owner()),
                 &worker::JobKind::SendMailing { mailing_id },
             )
             .await?;
@@ -250,6 +250,7 @@ impl ExperimentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<ExperimentOption>>, ApiError> {
+        auth.0.require(crate::auth::PAGE_PERFORMANCE)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let rows = store_x::names(&mut tx).await?;
         tx.commit().await?;
@@ -269,8 +270,9 @@ impl ExperimentsApi {
         method = "get",
         operation_id = "listExperimentTypes"
     )]
-    async fn types(&self, _auth: ClientAuth) -> Json<Vec<ExperimentOption>> {
-        Json(
+    async fn types(&self, _auth: ClientAuth) -> Result<Json<Vec<ExperimentOption>>, ApiError> {
+        // The answer holds no client data, but the token is checked all the same: its 401 is declared.
+        Ok(Json(
             store_x::KINDS
                 .iter()
                 .map(|(id, label)| ExperimentOption {
@@ -278,6 +280,6 @@ impl ExperimentsApi {
                     label: (*label).to_owned(),
                 })
                 .collect(),
-        )
+        ))
     }
 }

@@ -23,7 +23,7 @@ pub struct ExperimentSummary {
     pub winner: Option<String>,
 }
 
-/// One cell's figures; every rate is over delivered recipients (README "Experiments").
+/// One cell's figures; every rate is over delivered recipients (docs/experiments.md).
 #[derive(Debug, Object)]
 pub struct VariantFigures {
     pub variant: String,
@@ -223,16 +223,16 @@ pub fn result(d: Decision, cells: &[Figures]) -> ExperimentResult {
     let summary = match (&d.comparison, &d.winner) {
         (None, _) => "Not enough recipients to compare the variants.".to_owned(),
         (Some(c), Some(_)) => format!(
-            "{best} wins: {label} {} against {} for {runner} (p = {:.4}).",
+            "{best} wins: {label} {} against {} for {runner} ({}).",
             shown(&d.metric, value(&d.best)),
             shown(&d.metric, value(&d.runner_up)),
-            c.p_value
+            p_text(c.p_value)
         ),
         (Some(c), None) => format!(
-            "No significant difference: {label} {} for {best} against {} for {runner} (p = {:.4} ≥ {}).",
+            "No significant difference: {label} {} for {best} against {} for {runner} ({} ≥ {}).",
             shown(&d.metric, value(&d.best)),
             shown(&d.metric, value(&d.runner_up)),
-            c.p_value,
+            p_text(c.p_value),
             d.alpha
         ),
     };
@@ -291,4 +291,26 @@ pub fn kind_label(kind: &str) -> String {
         .find(|(k, _)| *k == kind)
         .map_or(kind, |(_, label)| label)
         .to_owned()
+}
+
+/// A p-value as four decimals can show it: below 0.0001 it would print as "p = 0.0000", which no test gives.
+pub(crate) fn p_text(p: f64) -> String {
+    if p < 0.0001 {
+        "p < 0.0001".to_owned()
+    } else {
+        format!("p = {p:.4}")
+    }
+}
+
+#[cfg(test)]
+mod p_text_tests {
+    use super::p_text;
+
+    #[test]
+    fn tiny_p_values_read_as_below_the_smallest_shown() {
+        assert_eq!(p_text(1.97e-9), "p < 0.0001");
+        assert_eq!(p_text(0.0001), "p = 0.0001");
+        assert_eq!(p_text(0.000496), "p = 0.0005");
+        assert_eq!(p_text(0.5), "p = 0.5000");
+    }
 }

@@ -5,7 +5,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
 
 /// How a form looks on its public page. A null field takes the default style.
-#[derive(Debug, Clone, Default, PartialEq, Object, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, PartialEq, Object)]
 pub struct FormStyle {
     /// The submit button's and links' colour, `#rrggbb`.
     #[oai(nullable, rename = "primaryColor", validator(max_length = 7))]
@@ -21,7 +21,7 @@ pub struct FormStyle {
     pub button_text: Option<String>,
 }
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct Form {
     pub id: i64,
     pub name: String,
@@ -40,7 +40,6 @@ pub struct Form {
     pub submissions: i64,
     #[oai(rename = "viewCount")]
     pub view_count: i64,
-    #[sqlx(flatten)]
     pub style: FormStyle,
     pub created: DateTime<Utc>,
     pub updated: DateTime<Utc>,
@@ -97,7 +96,7 @@ pub struct SubmissionResult {
     pub redirect_url: Option<String>,
 }
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct ExternalSignup {
     pub id: i64,
     #[oai(nullable, rename = "formId")]
@@ -114,6 +113,64 @@ pub struct ExternalSignup {
     #[oai(nullable)]
     pub referrer: Option<String>,
     pub created: DateTime<Utc>,
+}
+
+impl From<store::forms::Style> for FormStyle {
+    fn from(s: store::forms::Style) -> Self {
+        Self {
+            primary_color: s.primary_color,
+            background_color: s.background_color,
+            logo_url: s.logo_url,
+            button_text: s.button_text,
+        }
+    }
+}
+
+impl From<FormStyle> for store::forms::Style {
+    fn from(s: FormStyle) -> Self {
+        Self {
+            primary_color: s.primary_color,
+            background_color: s.background_color,
+            logo_url: s.logo_url,
+            button_text: s.button_text,
+        }
+    }
+}
+
+impl From<store::forms::Form> for Form {
+    fn from(f: store::forms::Form) -> Self {
+        Self {
+            id: f.id,
+            name: f.name,
+            body_html: f.body_html,
+            enabled: f.enabled,
+            external_origin_code_id: f.origin_code_id,
+            origin_code_name: f.origin_code_name,
+            redirect_url: f.redirect_url,
+            submission_count: f.submission_count,
+            submissions: f.submission_count,
+            view_count: f.view_count,
+            style: f.style.into(),
+            created: f.created,
+            updated: f.updated,
+        }
+    }
+}
+
+impl From<store::forms::Signup> for ExternalSignup {
+    fn from(s: store::forms::Signup) -> Self {
+        Self {
+            id: s.id,
+            form_id: s.form_id,
+            form_name: s.form_name,
+            contact_id: s.contact_id,
+            email: s.email,
+            origin_code_id: s.origin_code_id,
+            origin_code_name: s.origin_code_name,
+            referrer: s.referrer,
+            created: s.created,
+        }
+    }
 }
 
 /// The JSON query filter of `GET /api/external-signup`.

@@ -11,32 +11,15 @@ const MAX_LOGO_URL: usize = 2000;
 const MAX_LOGO_DATA: usize = 200_000;
 const MAX_BUTTON_TEXT: usize = 100;
 
-macro_rules! form_select {
-    () => {
-        "select f.id, f.name, f.body_html, f.enabled, f.origin_code_id as external_origin_code_id,
-                o.name as origin_code_name, f.redirect_url,
-                (select count(*) from external_signups s where s.form_id = f.id) as submission_count,
-                (select count(*) from external_signups s where s.form_id = f.id) as submissions,
-                f.view_count, f.primary_color, f.background_color, f.logo_url, f.button_text,
-                f.created, f.updated
-         from forms f left join origin_codes o on o.id = f.origin_code_id "
-    };
-}
-
 pub async fn list_forms(tx: &mut TenantTx) -> Result<Vec<Form>, ApiError> {
-    Ok(sqlx::query_as::<_, Form>(concat!(
-        form_select!(),
-        "order by f.created desc, f.id desc"
-    ))
-    .fetch_all(&mut **tx)
-    .await?)
+    let forms = store::forms::forms(tx).await?;
+    Ok(forms.into_iter().map(Form::from).collect())
 }
 
 pub async fn fetch_form(tx: &mut TenantTx, id: i64) -> Result<Form, ApiError> {
-    sqlx::query_as::<_, Form>(concat!(form_select!(), "where f.id = $1"))
-        .bind(id)
-        .fetch_optional(&mut **tx)
+    store::forms::form(tx, id)
         .await?
+        .map(Form::from)
         .ok_or_else(|| ApiError::NotFound("Form not found".to_owned()))
 }
 
@@ -73,6 +56,41 @@ pub fn body(raw: &Option<String>) -> Result<Option<String>, ApiError> {
         Some(html) => Ok(Some(clean_html(html))),
         None => Ok(None),
     }
+}
+
+/// Why an enabled form is refused: its public page would have nothing to fill in.
+pub const NOT_FILLABLE: &str =
+    "This form cannot be enabled: its body has no <form> with an e-mail field \
+    (an input of type email or named email), so visitors would have nothing to fill in.";
+
+/// Whether a visitor can sign up with `html`: it has a `<form>` and an e-mail field (`type=email` or
+/// `name=email`), which the viewer reads the address from. Read as a browser reads it, by lol_html.
+pub fn fillable(html: &str) -> bool {
+    use lol_html::{element, rewrite_str, RewriteStrSettings};
+    let mut form = false;
+    let mut email = false;
+    let settings = RewriteStrSettings::new()
+        .append_element_content_handler(element!("form", |_| {
+            form = true;
+            Ok(())
+        }))
+        .append_element_content_handler(element!("input", |el| {
+            let is = |name: &str| {
+                el.get_attribute(name)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("email"))
+            };
+            email |= is("type") || is("name");
+            Ok(())
+        }));
+    rewrite_str(html, settings).is_ok() && form && email
+}
+
+/// Refuses an enabled form that cannot be filled in.
+pub fn check_enabled(enabled: bool, body_html: &str) -> Result<(), ApiError> {
+    if enabled && !fillable(body_html) {
+        return Err(ApiError::BadRequest(NOT_FILLABLE.to_owned()));
+    }
+    Ok(())
 }
 
 fn trimmed(raw: &Option<String>) -> Option<&str> {
@@ -180,26 +198,15 @@ pub async fn origin_code_id(
     match choice {
         OriginChoice::Unchanged => Ok(None),
         OriginChoice::Existing(id) => {
-            let known: bool =
-                sqlx::query_scalar("select exists (select 1 from origin_codes where id = $1)")
-                    .bind(id)
-                    .fetch_one(&mut **tx)
-                    .await?;
-            if known {
+            if store::origin_codes::exists(tx, id).await? {
                 Ok(Some(id))
             } else {
                 Err(ApiError::BadRequest("Unknown origin code".to_owned()))
             }
         }
-        OriginChoice::Named(name) => Ok(Some(
-            sqlx::query_scalar(
-                "insert into origin_codes (name) values ($1)
-                 on conflict (name) do update set name = excluded.name returning id",
-            )
-            .bind(name)
-            .fetch_one(&mut **tx)
-            .await?,
-        )),
+        OriginChoice::Named(name) => {
+            Ok(Some(store::origin_codes::get_or_create(tx, name).await?.id))
+        }
     }
 }
 
@@ -248,6 +255,19 @@ mod tests {
         }
         let long = format!("https://x.org/{}", "a".repeat(MAX_LOGO_URL));
         assert!(with(|s| s.logo_url = Some(long)).is_err());
+    }
+
+    #[test]
+    fn a_form_needs_a_form_element_and_an_email_field() {
+        assert!(fillable(crate::sanitize::DEFAULT_FORM_BODY));
+        assert!(fillable("<FORM><INPUT NAME=Email></FORM>"));
+        assert!(!fillable("<p>Sign up!</p><input type=email>"));
+        assert!(!fillable(
+            "<form><input type=text name=name><button>Go</button></form>"
+        ));
+        assert!(!fillable("<p>type=email <form></p>"));
+        assert!(check_enabled(false, "<p>Hi</p>").is_ok());
+        assert!(check_enabled(true, "<p>Hi</p>").is_err());
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub use dto::{
 };
 
 use super::{ApiTags, Deleted};
-use crate::auth::{ClientAuth, PAGE_CONTACTS};
+use crate::auth::{ClientAuth, Needs, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::sanitize::{clean_html, DEFAULT_FORM_BODY};
 use crate::state::SharedState;
@@ -25,15 +25,6 @@ use poem_openapi::OpenApi;
 
 pub struct FormsApi;
 
-macro_rules! signup_select {
-    () => {
-        "select s.id, s.form_id, f.name as form_name, s.contact_id, s.email, s.origin_code_id,
-                o.name as origin_code_name, s.referrer, s.created
-         from external_signups s left join forms f on f.id = s.form_id
-         left join origin_codes o on o.id = s.origin_code_id "
-    };
-}
-
 #[OpenApi(tag = "ApiTags::Forms")]
 impl FormsApi {
     /// All forms of the current client, newest first.
@@ -43,9 +34,12 @@ impl FormsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<Form>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let forms = edit::list_forms(&mut tx).await?;
-        tx.commit().await?;
+        let forms = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                edit::list_forms(tx).await
+            })
+            .await?;
         Ok(Json(forms))
     }
 
@@ -70,28 +64,23 @@ impl FormsApi {
             .filter(|b| !b.trim().is_empty())
             .unwrap_or_else(|| clean_html(DEFAULT_FORM_BODY));
         let style = edit::style(&input.0.style.clone().unwrap_or_default())?;
+        edit::check_enabled(input.0.enabled.unwrap_or(true), &body_html)?;
         let choice = origin_choice(&input.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let origin_code_id = origin_code_id(&mut tx, choice).await?;
-        let id: i64 = sqlx::query_scalar(
-            "insert into forms (name, origin_code_id, redirect_url, body_html, enabled,
-                                primary_color, background_color, logo_url, button_text)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-             returning id",
-        )
-        .bind(name)
-        .bind(origin_code_id)
-        .bind(redirect_url)
-        .bind(body_html)
-        .bind(input.0.enabled.unwrap_or(true))
-        .bind(style.primary_color)
-        .bind(style.background_color)
-        .bind(style.logo_url)
-        .bind(style.button_text)
-        .fetch_one(&mut *tx)
-        .await?;
-        let form = fetch_form(&mut tx, id).await?;
-        tx.commit().await?;
+        let form = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let new = store::forms::NewForm {
+                    name,
+                    origin_code_id: origin_code_id(tx, choice).await?,
+                    redirect_url,
+                    body_html,
+                    enabled: input.0.enabled.unwrap_or(true),
+                    style: style.into(),
+                };
+                let id = store::forms::insert(tx, new).await?;
+                fetch_form(tx, id).await
+            })
+            .await?;
         Ok(FormCreated::Created(Json(form)))
     }
 
@@ -107,9 +96,12 @@ impl FormsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Form>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let form = fetch_form(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let form = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_form(tx, id.0).await
+            })
+            .await?;
         Ok(Json(form))
     }
 
@@ -134,38 +126,26 @@ impl FormsApi {
         let body_html = body(&input.0.body_html)?;
         let style = input.0.style.as_ref().map(edit::style).transpose()?;
         let choice = origin_choice(&input.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let origin_code_id = origin_code_id(&mut tx, choice).await?;
-        let changed = sqlx::query(
-            "update forms set name = coalesce($2, name), origin_code_id = coalesce($3, origin_code_id),
-                    redirect_url = case when $4 then $5 else redirect_url end,
-                    body_html = coalesce($6, body_html), enabled = coalesce($7, enabled),
-                    primary_color = case when $8 then $9 else primary_color end,
-                    background_color = case when $8 then $10 else background_color end,
-                    logo_url = case when $8 then $11 else logo_url end,
-                    button_text = case when $8 then $12 else button_text end,
-                    updated = now()
-             where id = $1",
-        )
-        .bind(id.0)
-        .bind(name)
-        .bind(origin_code_id)
-        .bind(redirect_url.is_some())
-        .bind(redirect_url.flatten())
-        .bind(body_html)
-        .bind(input.0.enabled)
-        .bind(style.is_some())
-        .bind(style.as_ref().and_then(|s| s.primary_color.as_deref()))
-        .bind(style.as_ref().and_then(|s| s.background_color.as_deref()))
-        .bind(style.as_ref().and_then(|s| s.logo_url.as_deref()))
-        .bind(style.as_ref().and_then(|s| s.button_text.as_deref()))
-        .execute(&mut *tx)
-        .await?;
-        if changed.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Form not found".to_owned()));
-        }
-        let form = fetch_form(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let form = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let change = store::forms::FormChange {
+                    name,
+                    origin_code_id: origin_code_id(tx, choice).await?,
+                    redirect_url,
+                    body_html,
+                    enabled: input.0.enabled,
+                    style: style.map(Into::into),
+                };
+                if !store::forms::update(tx, id.0, change).await? {
+                    return Err(ApiError::NotFound("Form not found".to_owned()));
+                }
+                let form = fetch_form(tx, id.0).await?;
+                // Checked on the saved row: enabling keeps the stored body, a new body keeps the stored switch.
+                edit::check_enabled(form.enabled, &form.body_html)?;
+                Ok(form)
+            })
+            .await?;
         state.public.forget_form(auth.0.client.id, id.0);
         Ok(Json(form))
     }
@@ -254,25 +234,21 @@ impl FormsApi {
         filter: Query<Option<String>>,
     ) -> Result<Json<Vec<ExternalSignup>>, ApiError> {
         // Signups are contacts' addresses: the forms themselves need no permission, their signups do.
-        auth.0.require(PAGE_CONTACTS)?;
+        auth.0.check(PAGE_CONTACTS)?;
         let filter: SignupFilter = match filter.0.as_deref() {
             Some(raw) if !raw.trim().is_empty() => serde_json::from_str(raw)
                 .map_err(|e| ApiError::BadRequest(format!("Invalid filter: {e}")))?,
             _ => SignupFilter::default(),
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, ExternalSignup>(concat!(
-            signup_select!(),
-            "where ($1::bigint is null or s.form_id = $1) and ($2::text is null or s.email = lower(btrim($2)))
-             order by s.created desc, s.id desc limit $3"
-        ))
-        .bind(filter.form_id)
-        .bind(filter.email)
-        .bind(filter.limit.unwrap_or(100).clamp(1, 1000))
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
+        let limit = filter.limit.unwrap_or(100).clamp(1, 1000);
+        let rows = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                let email = filter.email.as_deref();
+                Ok(store::forms::signups(tx, filter.form_id, email, limit).await?)
+            })
+            .await?;
+        Ok(Json(rows.into_iter().map(ExternalSignup::from).collect()))
     }
 
     /// One signup.
@@ -287,14 +263,14 @@ impl FormsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ExternalSignup>, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, ExternalSignup>(concat!(signup_select!(), "where s.id = $1"))
-            .bind(id.0)
-            .fetch_optional(&mut *tx)
+        let row = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                Ok(store::forms::signup(tx, id.0).await?)
+            })
             .await?
+            .map(ExternalSignup::from)
             .ok_or_else(|| ApiError::NotFound("Signup not found".to_owned()))?;
-        tx.commit().await?;
         Ok(Json(row))
     }
 }

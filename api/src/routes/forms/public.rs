@@ -1,23 +1,13 @@
 //! What visitors do without signing in: load a form, count a view, submit an address. The client comes from the
 //! `client-short` header.
 
-use super::dto::{FormStyle, FormView, Submission, SubmissionResult};
+use super::dto::{FormView, Submission, SubmissionResult};
 use crate::error::ApiError;
 use crate::public::Action;
 use crate::sanitize::clean_html;
 use crate::state::SharedState;
 use domain::Email;
 use poem::Request;
-
-#[derive(sqlx::FromRow)]
-struct ViewRow {
-    id: i64,
-    name: String,
-    body_html: String,
-    redirect_url: Option<String>,
-    #[sqlx(flatten)]
-    style: FormStyle,
-}
 
 pub async fn form_view(
     state: &SharedState,
@@ -26,13 +16,7 @@ pub async fn form_view(
 ) -> Result<FormView, ApiError> {
     let client = state.public.client(&state.tenancy, client_short).await?;
     let mut tx = state.tenancy.begin(&client).await?;
-    let form = sqlx::query_as::<_, ViewRow>(
-        "select id, name, body_html, redirect_url, primary_color, background_color, logo_url, button_text
-         from forms where id = $1 and enabled",
-    )
-    .bind(id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let form = store::forms::enabled_form(&mut tx, id).await?;
     tx.commit().await?;
     let form = form.ok_or_else(|| ApiError::NotFound("This form is not available".to_owned()))?;
     // Cleaned again on the way out: a body stored before a sanitizer fix is still made safe.
@@ -41,7 +25,7 @@ pub async fn form_view(
         name: form.name,
         body_html: clean_html(&form.body_html),
         redirect_url: form.redirect_url,
-        style: form.style,
+        style: form.style.into(),
     })
 }
 

@@ -1,11 +1,12 @@
 //! The bodies of the mailing operations.
 
 use super::audience::{MailingVariant, Suppression, VariantInput};
+use crate::auth::{ClientSession, PAGE_CONTRIBUTIONS, PAGE_PERFORMANCE};
 use chrono::{DateTime, Utc};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct Mailing {
     pub id: i64,
     pub name: String,
@@ -40,15 +41,20 @@ pub struct Mailing {
     pub created: DateTime<Utc>,
     /// Recipients whose message was accepted and not bounced.
     pub delivered: i64,
-    /// Net of the gifts attributed to the mailing (decimal string).
-    pub revenue: String,
-    pub gifts: i64,
-    pub donors: i64,
+    /// Net of the gifts attributed to the mailing (decimal string). Money figures (revenue, gifts, donors,
+    /// responseRate, rpm) are left out unless the user holds pageContributions or pagePerformance.
+    #[oai(skip_serializing_if_is_none)]
+    pub revenue: Option<String>,
+    #[oai(skip_serializing_if_is_none)]
+    pub gifts: Option<i64>,
+    #[oai(skip_serializing_if_is_none)]
+    pub donors: Option<i64>,
     /// gifts ÷ delivered (0 while nothing is delivered).
-    #[oai(rename = "responseRate")]
-    pub response_rate: f64,
+    #[oai(rename = "responseRate", skip_serializing_if_is_none)]
+    pub response_rate: Option<f64>,
     /// revenue ÷ delivered × 1000 (decimal string).
-    pub rpm: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub rpm: Option<String>,
     /// The segment the mailing goes to, when its audience is a segment rather than a list.
     #[oai(nullable, rename = "segmentId")]
     pub segment_id: Option<i64>,
@@ -61,11 +67,26 @@ pub struct Mailing {
     #[oai(rename = "variantSeed")]
     pub variant_seed: i64,
     /// Lists and segments whose members are left out.
-    #[sqlx(skip)]
     pub suppressions: Vec<Suppression>,
     /// Variants B, C … (A is the mailing itself).
-    #[sqlx(skip)]
     pub variants: Vec<MailingVariant>,
+}
+
+/// The pages that report what mailings raised: a mailing's money figures need one of them.
+pub const MONEY_PERMISSIONS: [&str; 2] = [PAGE_CONTRIBUTIONS, PAGE_PERFORMANCE];
+
+impl Mailing {
+    /// The mailing as `session`'s user may see it: without its money figures unless they may see money.
+    pub fn shown_to(mut self, session: &ClientSession) -> Self {
+        if !session.may(&MONEY_PERMISSIONS) {
+            self.revenue = None;
+            self.gifts = None;
+            self.donors = None;
+            self.response_rate = None;
+            self.rpm = None;
+        }
+        self
+    }
 }
 
 /// The fields of a mailing; every one of senderId, subjectLine, name and sendTime is required, and the audience:
@@ -104,7 +125,7 @@ pub struct MailingInput {
 }
 
 /// What happened to a sent mailing.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct MailingStats {
     pub recipients: i64,
     /// Accepted by the receiving server (sent) and not bounced.
@@ -140,6 +161,12 @@ pub struct TestSendInput {
     pub list_id: Option<i64>,
     #[oai(rename = "bodyHtml", validator(max_length = 500000))]
     pub body_html: String,
+    /// The saved mailing being tested: its donation links get the refcode its send will give them. Absent for
+    /// a mailing not saved yet.
+    #[oai(nullable, rename = "mailingId")]
+    pub mailing_id: Option<i64>,
+    #[oai(nullable, rename = "previewText", validator(max_length = 300))]
+    pub preview_text: Option<String>,
 }
 
 #[derive(Debug, Object)]

@@ -1,6 +1,7 @@
 //! Checks on what a mailing's editor sends: required single-line fields and references that exist.
 
 use super::{audience, MailingInput};
+use crate::auth::{ClientSession, PAGE_SEGMENTS};
 use crate::error::ApiError;
 use tenancy::TenantTx;
 
@@ -18,15 +19,22 @@ pub(super) fn required(value: &str, what: &str) -> Result<String, ApiError> {
     Ok(v.to_owned())
 }
 
+/// Checks the sender, the audience and the variants. A segment (as the audience or left out) needs
+/// pageSegments, as the segment's page does; without it an id would tell whether a segment exists.
 pub(super) async fn check_refs(
     tx: &mut TenantTx,
     input: &MailingInput,
+    session: &ClientSession,
 ) -> Result<audience::Audience, ApiError> {
-    let sender: bool = sqlx::query_scalar("select exists (select 1 from senders where id = $1)")
-        .bind(input.sender_id)
-        .fetch_one(&mut **tx)
-        .await?;
-    if !sender {
+    let names_segments = input.segment_id.is_some()
+        || input
+            .suppression_segment_ids
+            .as_ref()
+            .is_some_and(|s| !s.is_empty());
+    if names_segments {
+        session.require(PAGE_SEGMENTS)?;
+    }
+    if !store::senders::exists(tx, input.sender_id).await? {
         return Err(ApiError::BadRequest("Unknown sender".to_owned()));
     }
     audience::check(

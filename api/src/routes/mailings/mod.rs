@@ -6,23 +6,25 @@ pub mod audience;
 mod dto;
 pub mod flights;
 mod input;
+mod merge_check;
 mod query;
 mod senders;
 mod templates;
 mod test_send;
 
 pub use dto::*;
+pub use merge_check::{MergeCheck, MergeWarning};
 pub use senders::{Sender, SenderInput, SenderOption, SendersApi};
 pub use templates::{MailingTemplate, TemplateInput, TemplatesApi};
 
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, PAGE_SEGMENTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use audience::AudienceOption;
 use input::{check_refs, preview_text, required};
 use poem::web::Data;
-use poem_openapi::param::Path;
+use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::OpenApi;
 use query::fetch_mailing;
@@ -46,6 +48,25 @@ impl MailingsApi {
         test_send::send(&state, &auth, &input.0).await.map(Json)
     }
 
+    /// Before Confirm: how many recipients will see each merge tag used without a default blank. `id` is the
+    /// saved mailing being confirmed; nothing is saved.
+    #[oai(
+        path = "/api/crm-mailing/merge-check",
+        method = "post",
+        operation_id = "checkMailingMergeTags"
+    )]
+    async fn merge_check(
+        &self,
+        state: Data<&SharedState>,
+        auth: ClientAuth,
+        id: Query<Option<i64>>,
+        input: Json<MailingInput>,
+    ) -> Result<Json<MergeCheck>, ApiError> {
+        merge_check::check(&state, &auth.0, id.0, &input.0)
+            .await
+            .map(Json)
+    }
+
     /// The lists and segments a mailing can go to or leave out.
     #[oai(
         path = "/api/crm-mailing/audiences",
@@ -60,7 +81,13 @@ impl MailingsApi {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let rows = audience::options(&mut tx).await?;
         tx.commit().await?;
-        Ok(Json(rows))
+        // Segments are the Segments page's: without pageSegments only lists are offered.
+        let segments = auth.0.may(&[PAGE_SEGMENTS]);
+        Ok(Json(
+            rows.into_iter()
+                .filter(|o| segments || o.kind != "segment")
+                .collect(),
+        ))
     }
 
     /// Mailings, newest first.
@@ -77,7 +104,9 @@ impl MailingsApi {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let rows = query::list_mailings(&mut tx).await?;
         tx.commit().await?;
-        Ok(Json(rows))
+        Ok(Json(
+            rows.into_iter().map(|m| m.shown_to(&auth.0)).collect(),
+        ))
     }
 
     /// Saves a draft (`isDraft` true) or confirms a mailing for sending at `sendTime` (`isDraft` false).
@@ -96,27 +125,23 @@ impl MailingsApi {
         let subject = required(&input.0.subject_line, "Subject line")?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let preview = preview_text(&input.0)?;
-        let audience = check_refs(&mut tx, &input.0).await?;
-        let id: i64 = sqlx::query_scalar(
-            "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft,
-                                   segment_id, preview_text)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id",
-        )
-        .bind(name)
-        .bind(subject)
-        .bind(input.0.sender_id)
-        .bind(input.0.send_time)
-        .bind(audience.list_id)
-        .bind(&input.0.body_html)
-        .bind(input.0.is_draft)
-        .bind(audience.segment_id)
-        .bind(&preview)
-        .fetch_one(&mut *tx)
-        .await?;
+        let audience = check_refs(&mut tx, &input.0, &auth.0).await?;
+        let fields = store::mailings::Fields {
+            name: &name,
+            subject_line: &subject,
+            sender_id: input.0.sender_id,
+            send_time: input.0.send_time,
+            list_id: audience.list_id,
+            body_html: &input.0.body_html,
+            is_draft: Some(input.0.is_draft),
+            segment_id: audience.segment_id,
+            preview_text: &preview,
+        };
+        let id = store::mailings::insert(&mut tx, &fields).await?;
         audience::save(&mut tx, id, &audience).await?;
         let mailing = fetch_mailing(&mut tx, id).await?;
         tx.commit().await?;
-        Ok(Created::Created(Json(mailing)))
+        Ok(Created::Created(Json(mailing.shown_to(&auth.0))))
     }
 
     #[oai(
@@ -133,7 +158,7 @@ impl MailingsApi {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let mailing = fetch_mailing(&mut tx, id.0).await?;
         tx.commit().await?;
-        Ok(Json(mailing))
+        Ok(Json(mailing.shown_to(&auth.0)))
     }
 
     /// Changes a draft or a confirmed mailing whose send has not started.
@@ -153,25 +178,20 @@ impl MailingsApi {
         let subject = required(&input.0.subject_line, "Subject line")?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let preview = preview_text(&input.0)?;
-        let audience = check_refs(&mut tx, &input.0).await?;
-        let changed = sqlx::query(
-            "update mailings set name = $2, subject_line = $3, sender_id = $4, send_time = $5, list_id = $6,
-                    body_html = $7, is_draft = $8, segment_id = $9, preview_text = $10, updated = now()
-             where id = $1 and send_attempt is null",
-        )
-        .bind(id.0)
-        .bind(name)
-        .bind(subject)
-        .bind(input.0.sender_id)
-        .bind(input.0.send_time)
-        .bind(audience.list_id)
-        .bind(&input.0.body_html)
-        .bind(input.0.is_draft)
-        .bind(audience.segment_id)
-        .bind(&preview)
-        .execute(&mut *tx)
-        .await?;
-        if changed.rows_affected() == 0 {
+        let audience = check_refs(&mut tx, &input.0, &auth.0).await?;
+        let fields = store::mailings::Fields {
+            name: &name,
+            subject_line: &subject,
+            sender_id: input.0.sender_id,
+            send_time: input.0.send_time,
+            list_id: audience.list_id,
+            body_html: &input.0.body_html,
+            is_draft: Some(input.0.is_draft),
+            segment_id: audience.segment_id,
+            preview_text: &preview,
+        };
+        let changed = store::mailings::update_unsent(&mut tx, id.0, &fields).await?;
+        if !changed {
             let existing = fetch_mailing(&mut tx, id.0).await?;
             if existing.send_attempt.is_some() {
                 return Err(ApiError::Conflict(
@@ -182,7 +202,7 @@ impl MailingsApi {
         audience::save(&mut tx, id.0, &audience).await?;
         let mailing = fetch_mailing(&mut tx, id.0).await?;
         tx.commit().await?;
-        Ok(Json(mailing))
+        Ok(Json(mailing.shown_to(&auth.0)))
     }
 
     /// Resumes a paused send: the recipients not yet sent to are tried again; nobody already mailed is mailed
@@ -199,14 +219,7 @@ impl MailingsApi {
         id: Path<i64>,
     ) -> Result<Json<Mailing>, ApiError> {
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let resumed = sqlx::query(
-            "update mailings set delivery = 'sending', delivery_message = null
-             where id = $1 and delivery = 'paused'",
-        )
-        .bind(id.0)
-        .execute(&mut *tx)
-        .await?;
-        if resumed.rows_affected() == 0 {
+        if !store::mailings::resume_paused(&mut tx, id.0).await? {
             fetch_mailing(&mut tx, id.0).await?;
             return Err(ApiError::Conflict(
                 "Only a paused mailing can be resumed".to_owned(),
@@ -216,14 +229,14 @@ impl MailingsApi {
             .queue
             .enqueue(
                 tx,
-                Some(auth.0.user_id()),
+                Some(auth.0.job_owner()),
                 &worker::JobKind::SendMailing { mailing_id: id.0 },
             )
             .await?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let mailing = fetch_mailing(&mut tx, id.0).await?;
         tx.commit().await?;
-        Ok(Json(mailing))
+        Ok(Json(mailing.shown_to(&auth.0)))
     }
 
     /// Recipients, delivered, failed, unique opens, clicks and unsubscribes of one mailing.

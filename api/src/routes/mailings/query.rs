@@ -1,80 +1,76 @@
-//! The statements that read mailings back: one mailing, all of them, and one mailing's figures.
+//! Mailings read back (`store::mailings`): one mailing with its audience, all of them, and one mailing's figures.
 
 use super::{audience, Mailing, MailingStats};
 use crate::error::ApiError;
+use store::mailings::{self as stored, MailingRow};
 use tenancy::TenantTx;
 
-macro_rules! mailing_select {
-    () => {
-        concat!(
-            "select m.id, m.name, m.subject_line, m.sender_id, s.name as sender_name, m.send_time, m.list_id,
-                l.name as list_name, m.body_html, m.is_draft, m.send_attempt,
-                (select count(distinct e.contact_id) from mailing_events e
-                  where e.mailing_id = m.id and e.kind = 'open' and not e.machine) as open_count,
-                (select count(*) from mailing_recipients r where r.mailing_id = m.id) as recip_count,
-                m.delivery, m.delivery_message, m.created,
-                rv.delivered, rv.revenue::numeric(20, 2)::text as revenue, rv.gifts, rv.donors,
-                (case when rv.delivered > 0 then rv.gifts::float8 / rv.delivered else 0 end) as response_rate,
-                (case when rv.delivered > 0 then round(rv.revenue * 1000 / rv.delivered, 2) else 0 end)
-                  ::numeric(20, 2)::text as rpm,
-                m.segment_id, g.name as segment_name, m.preview_text, m.variant_seed
-         from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
-         left join segments g on g.id = m.segment_id
-         cross join lateral (
-             select (select count(*) from mailing_recipients r where r.mailing_id = m.id and r.status = 'sent')
-                      as delivered,
-                    coalesce(sum(",
-            store::net_sql!(),
-            "), 0) as revenue,
-                    count(*) filter (where c.amount > 0) as gifts,
-                    ",
-            store::donors_sql!(),
-            " as donors
-             from contributions c where c.mailing_id = m.id
-         ) rv "
-        )
-    };
+impl From<MailingRow> for Mailing {
+    fn from(m: MailingRow) -> Self {
+        Self {
+            id: m.id,
+            name: m.name,
+            subject_line: m.subject_line,
+            sender_id: m.sender_id,
+            sender_name: m.sender_name,
+            send_time: m.send_time,
+            list_id: m.list_id,
+            list_name: m.list_name,
+            body_html: m.body_html,
+            is_draft: m.is_draft,
+            send_attempt: m.send_attempt,
+            open_count: m.open_count,
+            recip_count: m.recip_count,
+            delivery: m.delivery,
+            delivery_message: m.delivery_message,
+            created: m.created,
+            delivered: m.delivered,
+            revenue: m.revenue,
+            gifts: m.gifts,
+            donors: m.donors,
+            response_rate: m.response_rate,
+            rpm: m.rpm,
+            segment_id: m.segment_id,
+            segment_name: m.segment_name,
+            preview_text: m.preview_text,
+            variant_seed: m.variant_seed,
+            suppressions: Vec::new(),
+            variants: Vec::new(),
+        }
+    }
 }
 
 pub(super) async fn fetch_mailing(tx: &mut TenantTx, id: i64) -> Result<Mailing, ApiError> {
-    let mut mailing = sqlx::query_as::<_, Mailing>(concat!(mailing_select!(), "where m.id = $1"))
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))?;
+    let mut mailing = Mailing::from(
+        stored::get(tx, id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("Mailing not found".to_owned()))?,
+    );
     (mailing.suppressions, mailing.variants) = audience::load(tx, id).await?;
     Ok(mailing)
 }
 
 /// Mailings, newest first.
 pub(super) async fn list_mailings(tx: &mut TenantTx) -> Result<Vec<Mailing>, ApiError> {
-    Ok(sqlx::query_as::<_, Mailing>(concat!(
-        mailing_select!(),
-        "order by m.created desc, m.id desc"
-    ))
-    .fetch_all(&mut **tx)
-    .await?)
+    Ok(stored::list(tx)
+        .await?
+        .into_iter()
+        .map(Mailing::from)
+        .collect())
 }
 
 /// A mailing's recipients, deliveries, failures, opens, clicks and unsubscribes.
 pub(super) async fn mailing_stats(tx: &mut TenantTx, id: i64) -> Result<MailingStats, ApiError> {
-    let stats = sqlx::query_as::<_, MailingStats>(
-            "select
-                 (select count(*) from mailing_recipients where mailing_id = $1) as recipients,
-                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'sent') as delivered,
-                 (select count(*) from mailing_recipients
-                   where mailing_id = $1 and status in ('failed', 'queued', 'sending')) as failed,
-                 (select count(*) from mailing_recipients where mailing_id = $1 and status = 'bounced') as bounced,
-                 (select count(distinct contact_id) from mailing_events
-                   where mailing_id = $1 and kind = 'open' and not machine) as unique_opens,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'open' and machine) as machine_opens,
-                 (select count(distinct contact_id) from mailing_events
-                   where mailing_id = $1 and kind = 'click' and not machine) as unique_clicks,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'click' and not machine) as clicks,
-                 (select count(*) from mailing_events where mailing_id = $1 and kind = 'unsubscribe') as unsubscribes",
-        )
-        .bind(id)
-        .fetch_one(&mut **tx)
-        .await?;
-    Ok(stats)
+    let s = stored::stats(tx, id).await?;
+    Ok(MailingStats {
+        recipients: s.recipients,
+        delivered: s.delivered,
+        failed: s.failed,
+        bounced: s.bounced,
+        unique_opens: s.unique_opens,
+        machine_opens: s.machine_opens,
+        unique_clicks: s.unique_clicks,
+        clicks: s.clicks,
+        unsubscribes: s.unsubscribes,
+    })
 }

@@ -1,7 +1,7 @@
 //! Sender identities: the From and Reply-To of mailings.
 
 use super::{required, Created};
-use crate::auth::{ClientAuth, EDIT_ROLE};
+use crate::auth::{ClientAuth, Needs, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::routes::{ApiTags, Deleted};
 use crate::state::SharedState;
@@ -14,7 +14,7 @@ use poem_openapi::{Object, OpenApi};
 pub struct SendersApi;
 
 /// A sender identity: the From and Reply-To of a mailing.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct Sender {
     pub id: i64,
     pub name: String,
@@ -36,10 +36,22 @@ pub struct SenderInput {
 }
 
 /// A select option.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct SenderOption {
     pub id: i64,
     pub label: String,
+}
+
+impl From<store::senders::Sender> for Sender {
+    fn from(s: store::senders::Sender) -> Self {
+        Self {
+            id: s.id,
+            name: s.name,
+            from_address: s.from_address,
+            reply_to: s.reply_to,
+            created: s.created,
+        }
+    }
 }
 
 fn valid_address(raw: &str) -> Result<String, ApiError> {
@@ -61,14 +73,17 @@ impl SendersApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SenderOption>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, SenderOption>(
-            "select id, name || ' <' || from_address || '>' as label from senders order by name, id",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::senders::labels(tx).await?)
+            })
+            .await?;
+        Ok(Json(
+            rows.into_iter()
+                .map(|(id, label)| SenderOption { id, label })
+                .collect(),
+        ))
     }
 
     /// Sender identities.
@@ -78,14 +93,13 @@ impl SendersApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<Sender>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, Sender>(
-            "select id, name, from_address, reply_to, created from senders order by name, id",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::senders::senders(tx).await?)
+            })
+            .await?;
+        Ok(Json(rows.into_iter().map(Sender::from).collect()))
     }
 
     #[oai(path = "/api/sender", method = "post", operation_id = "createSender")]
@@ -97,7 +111,7 @@ impl SendersApi {
     ) -> Result<Created<Sender>, ApiError> {
         // Senders are the addresses the client's mail goes out from: set up by an administrator on the System
         // page, like the app settings.
-        auth.0.require(EDIT_ROLE)?;
+        auth.0.check(EDIT_ROLE)?;
         let name = required(&input.0.name, "Sender name")?;
         let from = valid_address(&input.0.from_address)?;
         let reply_to = input
@@ -107,17 +121,13 @@ impl SendersApi {
             .filter(|r| !r.trim().is_empty())
             .map(valid_address)
             .transpose()?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, Sender>(
-            "insert into senders (name, from_address, reply_to) values ($1, $2, $3)
-             returning id, name, from_address, reply_to, created",
-        )
-        .bind(name)
-        .bind(from)
-        .bind(reply_to)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let row = auth
+            .0
+            .tx(&state, EDIT_ROLE, async |tx| {
+                Ok(store::senders::insert(tx, &name, &from, reply_to.as_deref()).await?)
+            })
+            .await?;
+        let row = Sender::from(row);
         Ok(Created::Created(Json(row)))
     }
 

@@ -1,7 +1,7 @@
 //! Mailing templates: reusable bodies for the mailing editor.
 
 use super::{required, Created};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::routes::{ApiTags, Deleted};
 use crate::state::SharedState;
@@ -13,7 +13,7 @@ use poem_openapi::{Object, OpenApi};
 
 pub struct TemplatesApi;
 
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct MailingTemplate {
     pub id: i64,
     pub name: String,
@@ -31,6 +31,18 @@ pub struct TemplateInput {
     pub body_html: Option<String>,
 }
 
+impl From<store::templates::Template> for MailingTemplate {
+    fn from(t: store::templates::Template) -> Self {
+        Self {
+            id: t.id,
+            name: t.name,
+            body_html: t.body_html,
+            created: t.created,
+            updated: t.updated,
+        }
+    }
+}
+
 #[OpenApi(tag = "ApiTags::Mailings")]
 impl TemplatesApi {
     /// Templates, newest first.
@@ -44,13 +56,13 @@ impl TemplatesApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<MailingTemplate>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, MailingTemplate>(
-            "select id, name, body_html, created, updated from mailing_templates order by created desc, id desc",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::templates::templates(tx).await?)
+            })
+            .await?;
+        let rows: Vec<MailingTemplate> = rows.into_iter().map(Into::into).collect();
         Ok(Json(rows))
     }
 
@@ -66,16 +78,14 @@ impl TemplatesApi {
         input: Json<TemplateInput>,
     ) -> Result<Created<MailingTemplate>, ApiError> {
         let name = required(input.0.name.as_deref().unwrap_or(""), "Template name")?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "insert into mailing_templates (name, body_html) values ($1, $2)
-             returning id, name, body_html, created, updated",
-        )
-        .bind(name)
-        .bind(input.0.body_html.unwrap_or_default())
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let body_html = input.0.body_html.unwrap_or_default();
+        let row = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::templates::insert(tx, &name, &body_html).await?)
+            })
+            .await?;
+        let row = MailingTemplate::from(row);
         Ok(Created::Created(Json(row)))
     }
 
@@ -90,15 +100,14 @@ impl TemplatesApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<MailingTemplate>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "select id, name, body_html, created, updated from mailing_templates where id = $1",
-        )
-        .bind(id.0)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
-        tx.commit().await?;
+        let row = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::templates::template(tx, id.0).await?)
+            })
+            .await?
+            .map(MailingTemplate::from)
+            .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
         Ok(Json(row))
     }
 
@@ -120,19 +129,16 @@ impl TemplatesApi {
             .as_deref()
             .map(|n| required(n, "Template name"))
             .transpose()?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = sqlx::query_as::<_, MailingTemplate>(
-            "update mailing_templates set name = coalesce($2, name), body_html = coalesce($3, body_html),
-                    updated = now()
-             where id = $1 returning id, name, body_html, created, updated",
-        )
-        .bind(id.0)
-        .bind(name)
-        .bind(input.0.body_html)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
-        tx.commit().await?;
+        let body_html = input.0.body_html;
+        let row = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let name = name.as_deref();
+                Ok(store::templates::update(tx, id.0, name, body_html.as_deref()).await?)
+            })
+            .await?
+            .map(MailingTemplate::from)
+            .ok_or_else(|| ApiError::NotFound("Template not found".to_owned()))?;
         Ok(Json(row))
     }
 

@@ -1,10 +1,14 @@
-//! One rendered copy of a mailing sent at once to the signed-in user.
+//! One copy of a mailing sent at once to the signed-in user, built by the same code as every recipient's copy
+//! (tracked links, refcodes, unsubscribe, Message-ID) and marked as a test: "[Test] " before the subject and an
+//! `X-Compass-Test: 1` header. Its links are signed for no contact, so its opens and clicks go to the test-only
+//! record and never count in the mailing's figures.
 
 use super::input::required;
 use super::{TestSendInput, TestSendResult};
 use crate::auth::ClientAuth;
 use crate::error::ApiError;
 use crate::state::SharedState;
+use mail::render::{render, Letter, TEST_CONTACT};
 
 /// Sends the copy; merge tags take the user's own values.
 pub(super) async fn send(
@@ -14,36 +18,65 @@ pub(super) async fn send(
 ) -> Result<TestSendResult, ApiError> {
     required(&input.name, "Name")?;
     let subject = required(&input.subject_line, "Subject line")?;
+    let preview = input
+        .preview_text
+        .as_deref()
+        .unwrap_or("")
+        .trim()
+        .to_owned();
+    if preview.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(
+            "Preview text must be a single line".to_owned(),
+        ));
+    }
+    let mailing_id = input.mailing_id.unwrap_or(0);
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    let sender: Option<(String, String, Option<String>)> =
-        sqlx::query_as("select name, from_address, reply_to from senders where id = $1")
-            .bind(input.sender_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    tx.commit().await?;
+    if input.mailing_id.is_some() && !store::mailings::exists(&mut tx, mailing_id).await? {
+        return Err(ApiError::NotFound("Mailing not found".to_owned()));
+    }
+    let sender = store::senders::address(&mut tx, input.sender_id).await?;
     let (from_name, from_address, reply_to) =
         sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
+    let body = mail::links::refcode_test_links(
+        &mut tx,
+        mailing_id,
+        input.send_time,
+        "a",
+        &input.body_html,
+    )
+    .await?;
+    tx.commit().await?;
     let to = auth.0.claims.user.email.clone();
     let first_name =
         crate::identity::first_name(state, &auth.0.realm(), auth.0.claims.user.id).await?;
-    // Merged exactly as the real send merges them: subject and body.
-    let values = worker::mail::MergeValues {
-        first_name,
-        email: to.clone(),
-    };
-    let html = worker::mail::merge(&input.body_html, &values);
-    let message = worker::mail::Outgoing {
+    let letter = Letter {
+        letter: "a".to_owned(),
+        subject,
+        preview,
+        body,
         from_name,
         from_address,
         reply_to,
-        to: to.clone(),
-        subject: format!("[Test] {}", worker::mail::merge(&subject, &values)),
-        html,
-        unsubscribe_url: None,
-        message_id: None,
     };
+    let values = mail::MergeValues {
+        first_name,
+        email: to.clone(),
+    };
+    let mut message = render(
+        &state.links,
+        auth.0.client.id,
+        &letter,
+        mailing_id,
+        TEST_CONTACT,
+        &values,
+    );
+    message.subject = format!("[Test] {}", message.subject);
+    message.test = true;
+    // Each test its own id: a mailbox that drops repeated Message-IDs would hide the second test.
+    let sent_at = chrono::Utc::now().timestamp_micros();
+    message.message_id = message.message_id.map(|id| format!("test{sent_at}.{id}"));
     state.mailer.send(&message).await.map_err(|e| match e {
-        worker::mail::MailError::Address(m) => ApiError::BadRequest(m),
+        mail::MailError::Address(m) => ApiError::BadRequest(m),
         other => {
             tracing::warn!(error = %other, "test send failed");
             ApiError::Unavailable(

@@ -1,6 +1,6 @@
 //! Media: ads imports (Meta Ads Manager, Google Ads, or any file with a column mapping) as jobs, the figures per
 //! campaign, ad group and ad, the spend-versus-revenue series, each ad's refcodes and origin codes, and the ad
-//! names for the selection lists. Figures and their definitions live in `store::media` (README "Media").
+//! names for the selection lists. Figures and their definitions live in `store::media` (docs/media.md).
 
 mod dto;
 
@@ -44,15 +44,7 @@ async fn range(
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
 ) -> Result<(NaiveDate, NaiveDate), ApiError> {
-    let (from, to): (NaiveDate, NaiveDate) = sqlx::query_as(
-        "select coalesce($1::date, (now() at time zone time_zone)::date - 29),
-                coalesce($2::date, (now() at time zone time_zone)::date)
-         from app_settings limit 1",
-    )
-    .bind(from)
-    .bind(to)
-    .fetch_one(&mut **tx)
-    .await?;
+    let (from, to) = store::media::range(tx, from, to).await?;
     if from > to {
         return Err(ApiError::BadRequest(
             "The start of the range is after its end".to_owned(),
@@ -93,7 +85,7 @@ impl MediaApi {
         crate::uploads::store_and_enqueue(
             &state,
             tx,
-            auth.0.user_id(),
+            auth.0.job_owner(),
             body.file,
             false,
             |upload_id, filename| {
@@ -128,7 +120,7 @@ impl MediaApi {
         ))
     }
 
-    /// The media figures per campaign, ad group or ad over a date range (README "Media").
+    /// The media figures per campaign, ad group or ad over a date range (docs/media.md).
     #[oai(
         path = "/api/media/performance",
         method = "get",
@@ -327,12 +319,13 @@ impl MediaApi {
     }
 }
 
-/// Selection lists are read by any user of the client, as the other selection data.
+/// Selection lists of the Media page: its permission, like the page's other data.
 async fn names(
     state: &SharedState,
     auth: &ClientAuth,
     level: Level,
 ) -> Result<Json<Vec<AdName>>, ApiError> {
+    auth.0.require(PAGE_MEDIA)?;
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
     let rows = media::names(&mut tx, level).await?;
     tx.commit().await?;

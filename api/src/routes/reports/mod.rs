@@ -99,7 +99,7 @@ pub enum ReportFile {
     /// The report as a file (CSV or XLSX, by the name's extension).
     #[oai(status = 200, content_type = "application/octet-stream")]
     File(
-        Binary<Vec<u8>>,
+        Binary<poem::Body>,
         #[oai(header = "Content-Disposition")] String,
     ),
 }
@@ -201,13 +201,11 @@ impl ReportsApi {
                 "This report has {rows} rows; build it as a job"
             )));
         }
-        let table = reports::build(&mut tx, kind, &range, None).await?;
+        let written = files::write(&mut tx, kind, &range, format).await?;
         tx.commit().await?;
         let name = files::file_name(kind, range.from, range.to, format);
-        let bytes = tokio::task::spawn_blocking(move || files::render(&table, format))
-            .await
-            .map_err(ApiError::internal)??;
-        Ok(ReportFile::File(Binary(bytes), attachment(&name)))
+        let body = poem::Body::from_async_read(tokio::fs::File::from_std(written.file));
+        Ok(ReportFile::File(Binary(body), attachment(&name)))
     }
 
     /// Builds the report's file as a job (for large reports); the job's result links to the file.
@@ -235,7 +233,7 @@ impl ReportsApi {
         };
         let row = state
             .queue
-            .enqueue(tx, Some(auth.0.user_id()), &job)
+            .enqueue(tx, Some(auth.0.job_owner()), &job)
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }
@@ -257,10 +255,36 @@ impl ReportsApi {
         let file = files::load(&mut tx, id.0)
             .await?
             .ok_or_else(|| ApiError::NotFound("No such report file".to_owned()))?;
-        tx.commit().await?;
-        Ok(ReportFile::File(
-            Binary(file.content),
-            attachment(&file.file_name),
-        ))
+        let name = attachment(&file.file_name);
+        Ok(ReportFile::File(Binary(file_body(tx, file.id)), name))
     }
+}
+
+/// A stored file's bytes, read a chunk at a time by a task that owns the transaction and handed to the response
+/// through a channel of two: the api holds at most a few MB whatever the file's size. A failure mid-file ends the
+/// body with an error, so the download fails rather than looking complete.
+fn file_body(mut tx: tenancy::TenantTx, id: i64) -> poem::Body {
+    use futures_util::TryStreamExt;
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(2);
+    tokio::spawn(async move {
+        let read = async {
+            let mut chunks = files::chunks(&mut tx, id);
+            while let Some(chunk) = chunks.try_next().await? {
+                if sender.send(Ok(chunk)).await.is_err() {
+                    break;
+                }
+            }
+            drop(chunks);
+            tx.commit().await?;
+            Ok::<_, ApiError>(())
+        };
+        if let Err(e) = read.await {
+            tracing::error!(error = %e, "report file download failed");
+            let _ = sender.send(Err(std::io::Error::other(e.to_string()))).await;
+        }
+    });
+    poem::Body::from_bytes_stream(futures_util::stream::unfold(
+        receiver,
+        |mut receiver| async move { receiver.recv().await.map(|chunk| (chunk, receiver)) },
+    ))
 }

@@ -69,7 +69,7 @@ pub struct NewReportSchedule {
 }
 
 /// A user who can receive scheduled reports.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct ReportRecipient {
     pub email: String,
     pub name: String,
@@ -87,24 +87,15 @@ async fn recipients(
     auth: &ClientAuth,
 ) -> Result<Vec<ReportRecipient>, ApiError> {
     let mut pub_tx = state.tenancy.public().await?;
-    let mut users: Vec<ReportRecipient> = sqlx::query_as(
-        "select email, btrim(first_name || ' ' || last_name) as name from universal_users u
-         where u.enabled and (u.all_clients or exists (
-             select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $1))",
-    )
-    .bind(auth.0.client.id)
-    .fetch_all(&mut *pub_tx)
-    .await?;
+    let mut users = store::users::universal_recipients(&mut pub_tx, auth.0.client.id).await?;
     pub_tx.commit().await?;
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    users.extend(
-        sqlx::query_as::<_, ReportRecipient>(
-            "select email, btrim(first_name || ' ' || last_name) as name from client_users where enabled",
-        )
-        .fetch_all(&mut *tx)
-        .await?,
-    );
+    users.extend(store::users::client_recipients(&mut tx).await?);
     tx.commit().await?;
+    let mut users: Vec<ReportRecipient> = users
+        .into_iter()
+        .map(|(email, name)| ReportRecipient { email, name })
+        .collect();
     users.sort_by(|a, b| a.email.cmp(&b.email));
     users.dedup_by(|a, b| a.email == b.email);
     Ok(users)

@@ -4,7 +4,7 @@ use chrono::NaiveDate;
 use poem_openapi::Object;
 
 /// Totals of a date range. Money is a decimal string with two places.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct ContributionSummary {
     pub from: NaiveDate,
     pub to: NaiveDate,
@@ -47,14 +47,6 @@ pub struct RevenueDay {
     pub previous_gifts: i64,
 }
 
-#[derive(sqlx::FromRow)]
-pub(super) struct DayRow {
-    pub(super) day: NaiveDate,
-    pub(super) gross: String,
-    pub(super) net: String,
-    pub(super) gifts: i64,
-}
-
 #[derive(Debug, Object)]
 pub struct RevenueSeries {
     pub from: NaiveDate,
@@ -63,7 +55,7 @@ pub struct RevenueSeries {
 }
 
 /// A row of a breakdown: a channel, source code, fundraising page or amount band.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct BreakdownRow {
     pub key: String,
     /// The source code's id (source-code breakdown only).
@@ -87,4 +79,38 @@ pub struct Breakdowns {
     pub pages: Vec<BreakdownRow>,
     /// Under 25, 25–49.99, 50–99.99, 100–249.99, 250–999.99, 1000 and over; only bands with gifts.
     pub bands: Vec<BreakdownRow>,
+}
+
+impl From<store::revenue::contributions::Summary> for ContributionSummary {
+    fn from(s: store::revenue::contributions::Summary) -> Self {
+        Self {
+            from: s.from,
+            to: s.to,
+            gross: s.gross,
+            refunds: s.refunds,
+            net: s.net,
+            fees: s.fees,
+            gifts: s.gifts,
+            refunded_gifts: s.refunded_gifts,
+            donors: s.donors,
+            new_donors: s.new_donors,
+            average_gift: s.average_gift,
+            median_gift: s.median_gift,
+            recurring_gross: s.recurring_gross,
+            recurring_share: s.recurring_share,
+        }
+    }
+}
+
+impl From<store::revenue::contributions::Breakdown> for BreakdownRow {
+    fn from(b: store::revenue::contributions::Breakdown) -> Self {
+        Self {
+            key: b.key,
+            source_code_id: b.source_code_id,
+            gifts: b.gifts,
+            donors: b.donors,
+            gross: b.gross,
+            net: b.net,
+        }
+    }
 }

@@ -7,12 +7,14 @@ use crate::auth::PAGE_CONTRIBUTIONS;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::{DateTime, NaiveDate, Utc};
-use poem_openapi::payload::{Binary, PlainText};
+use futures_util::TryStreamExt;
+use poem_openapi::payload::Binary;
 use poem_openapi::{ApiResponse, Enum, Object};
+use store::revenue::gifts::{self, ExportRow, GiftFilter, GiftRow, SortColumn};
 use tenancy::TenantTx;
 
 /// One line of the gift table.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct Gift {
     pub id: i64,
     pub platform: String,
@@ -51,6 +53,33 @@ pub struct Gift {
     pub attribution: String,
 }
 
+impl From<GiftRow> for Gift {
+    fn from(g: GiftRow) -> Self {
+        Self {
+            id: g.id,
+            platform: g.platform,
+            line_item_id: g.line_item_id,
+            paid_at: g.paid_at,
+            amount: g.amount,
+            fee: g.fee,
+            refcode: g.refcode,
+            source_code_id: g.source_code_id,
+            fundraising_page: g.fundraising_page,
+            recurring: g.recurring,
+            recurring_months: g.recurring_months,
+            refunded: g.refunded,
+            refunded_at: g.refunded_at,
+            email: g.email,
+            first_name: g.first_name,
+            last_name: g.last_name,
+            contact_id: g.contact_id,
+            mailing_id: g.mailing_id,
+            mailing_name: g.mailing_name,
+            attribution: g.attribution,
+        }
+    }
+}
+
 #[derive(Debug, Object)]
 pub struct GiftPage {
     pub items: Vec<Gift>,
@@ -76,13 +105,13 @@ pub enum GiftSort {
 }
 
 impl GiftSort {
-    pub(super) fn column(self) -> &'static str {
+    pub(super) fn column(self) -> SortColumn {
         match self {
-            Self::PaidAt => "c.paid_at",
-            Self::Amount => "c.amount",
-            Self::Refcode => "c.refcode",
-            Self::FundraisingPage => "c.fundraising_page",
-            Self::Email => "c.email",
+            Self::PaidAt => SortColumn::PaidAt,
+            Self::Amount => SortColumn::Amount,
+            Self::Refcode => SortColumn::Refcode,
+            Self::FundraisingPage => SortColumn::FundraisingPage,
+            Self::Email => SortColumn::Email,
         }
     }
 }
@@ -94,85 +123,20 @@ pub enum SortOrder {
     Desc,
 }
 
-/// The gift table's filters; exports take the same.
-pub(super) struct GiftFilter {
-    pub(super) source_code_id: Option<i64>,
-    pub(super) refunded: Option<bool>,
-    pub(super) recurring: Option<bool>,
-    /// A LIKE pattern over e-mail, refcode, page and name, already escaped.
-    pub(super) text: Option<String>,
-}
-
-/// Filters are fixed SQL with nullable parameters ($1, $2 = the range; $3–$6 = the filters), so no input is
-/// ever spliced into the statement.
-pub(super) const GIFT_WHERE: &str = "where c.paid_at >= $1 and c.paid_at < $2
-      and ($3::bigint is null or c.source_code_id = $3)
-      and ($4::boolean is null or (c.refund_id is not null or c.refunded_at is not null) = $4)
-      and ($5::boolean is null or (c.recurring_months is not null) = $5)
-      and ($6::text is null or c.email ilike $6 escape '\\' or c.refcode ilike $6 escape '\\'
-           or c.fundraising_page ilike $6 escape '\\'
-           or (coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')) ilike $6 escape '\\')";
-
-pub(super) const GIFT_COLUMNS: &str = "c.id, c.platform, c.line_item_id, c.paid_at, c.amount::text as amount,
-        c.fee::text as fee, c.refcode, c.source_code_id, c.fundraising_page,
-        c.recurring_months is not null as recurring, c.recurring_months,
-        (c.refund_id is not null or c.refunded_at is not null) as refunded, c.refunded_at, c.email,
-        c.first_name, c.last_name, c.contact_id, c.mailing_id, m.name as mailing_name, c.attribution";
-pub(super) const GIFT_FROM: &str =
-    "from contributions c left join mailings m on m.id = c.mailing_id";
-
-/// A gift with its time written in the client's zone (Postgres holds the zone database).
-#[derive(sqlx::FromRow)]
-pub(super) struct ExportRow {
-    #[sqlx(flatten)]
-    pub(super) gift: Gift,
-    pub(super) local_time: String,
-}
-
 pub(super) fn like_pattern(raw: Option<&str>) -> Option<String> {
     let term = raw.map(str::trim).filter(|t| !t.is_empty())?;
-    Some(format!(
-        "%{}%",
-        term.replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    ))
+    Some(store::like::containing(term))
 }
 
-/// The filtered gifts; `$9` is the client's zone, for the local time of exports.
-pub(super) async fn fetch_gifts<T>(
-    tx: &mut TenantTx,
-    range: &Range,
-    filter: &GiftFilter,
-    order: &str,
-    limit: i64,
-    offset: i64,
-) -> Result<Vec<T>, ApiError>
-where
-    T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
-{
-    Ok(sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(format!(
-        "select {GIFT_COLUMNS}, to_char(c.paid_at at time zone $9, 'YYYY-MM-DD HH24:MI:SS') as local_time
-         {GIFT_FROM} {GIFT_WHERE} order by {order} limit $7 offset $8"
-    )))
-    .bind(range.lo)
-    .bind(range.hi)
-    .bind(filter.source_code_id)
-    .bind(filter.refunded)
-    .bind(filter.recurring)
-    .bind(&filter.text)
-    .bind(limit)
-    .bind(offset)
-    .bind(&range.tz)
-    .fetch_all(&mut **tx)
-    .await?)
+/// The export's header; the first column names the zone its times are written in.
+pub(super) fn export_header(tz: &str) -> [String; 14] {
+    let mut header = EXPORT_HEADER.map(str::to_owned);
+    header[0] = format!("Paid at ({tz})");
+    header
 }
 
-/// The most rows one export holds.
-pub(super) const EXPORT_LIMIT: i64 = 1_000_000;
-
-pub(super) const EXPORT_HEADER: [&str; 14] = [
-    "Date",
+const EXPORT_HEADER: [&str; 14] = [
+    "Paid at",
     "Platform",
     "Lineitem ID",
     "Amount",
@@ -214,10 +178,10 @@ pub(super) fn export_cells(row: &ExportRow) -> [String; 14] {
 
 #[derive(ApiResponse)]
 pub enum GiftCsv {
-    /// The filtered gifts as CSV.
+    /// The filtered gifts as CSV, streamed as they are read.
     #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
     Csv(
-        PlainText<String>,
+        crate::csv_stream::StreamedText,
         #[oai(header = "Content-Disposition")] String,
     ),
 }
@@ -230,7 +194,7 @@ pub enum GiftXlsx {
         content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     )]
     Xlsx(
-        Binary<Vec<u8>>,
+        Binary<poem::Body>,
         #[oai(header = "Content-Disposition")] String,
     ),
 }
@@ -243,48 +207,110 @@ pub(super) fn default_page_size() -> i64 {
     50
 }
 
-pub(super) async fn export_rows(
+/// An export's transaction and filters: its rows are read by a cursor while the file is written, so the api
+/// holds a few rows at a time, not the export.
+pub(super) struct Export {
+    tx: TenantTx,
+    pub(super) range: Range,
+    filter: GiftFilter,
+}
+
+pub(super) async fn open_export(
     state: &SharedState,
     auth: &ClientAuth,
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
     filter: GiftFilter,
-) -> Result<(Range, Vec<ExportRow>), ApiError> {
+) -> Result<Export, ApiError> {
     auth.0.require(PAGE_CONTRIBUTIONS)?;
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
     let range = resolve_range(&mut tx, from, to).await?;
-    let gifts = fetch_gifts(&mut tx, &range, &filter, "c.paid_at, c.id", EXPORT_LIMIT, 0).await?;
-    tx.commit().await?;
-    Ok((range, gifts))
+    Ok(Export { tx, range, filter })
 }
 
-pub(super) fn xlsx(gifts: &[ExportRow]) -> Result<Vec<u8>, ApiError> {
-    use rust_xlsxwriter::{Format, Workbook};
-    let mut book = Workbook::new();
-    let sheet = book.add_worksheet();
-    let bold = Format::new().set_bold();
-    let money = Format::new().set_num_format("#,##0.00");
-    let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
-    for (col, title) in (0u16..).zip(EXPORT_HEADER) {
-        sheet
-            .write_string_with_format(0, col, title, &bold)
-            .map_err(fail)?;
+impl Export {
+    /// The gifts as CSV, streamed as they are read.
+    pub(super) fn csv(mut self) -> poem::Body {
+        let header = export_header(&self.range.tz);
+        crate::csv_stream::body(
+            header.each_ref().map(String::as_str),
+            move |mut out| async move {
+                let mut rows = gifts::export(&mut self.tx, &self.range, &self.filter);
+                while let Some(gift) = rows.try_next().await? {
+                    if !out.row(&export_cells(&gift)).await {
+                        break;
+                    }
+                }
+                drop(rows);
+                self.tx.commit().await?;
+                Ok::<_, ApiError>(out)
+            },
+        )
     }
-    for (row, gift) in (1u32..).zip(gifts) {
-        for (col, cell) in (0u16..).zip(export_cells(gift)) {
-            // Amount and fee are numbers so sheets can sum them; the decimal string came from Postgres and a
-            // double holds every two-decimal amount below 10^13 to the cent.
-            let number = if col == 3 || col == 4 {
-                cell.parse::<f64>().ok()
-            } else {
-                None
-            };
-            match number {
-                Some(n) => sheet.write_number_with_format(row, col, n, &money),
-                None => sheet.write_string(row, col, cell),
+
+    /// The gifts as an Excel workbook. The sheet is written in constant-memory mode (each row goes to a temporary
+    /// file as it is written) and the workbook is put together in an unnamed temporary file, which the body then
+    /// streams: a million gifts cost the api a few MB, not the workbook.
+    pub(super) async fn xlsx(mut self) -> Result<poem::Body, ApiError> {
+        use std::io::Seek;
+        let (sender, mut receiver) = tokio::sync::mpsc::channel::<ExportRow>(1024);
+        let header = export_header(&self.range.tz);
+        let writer = tokio::task::spawn_blocking(move || -> Result<std::fs::File, ApiError> {
+            use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+            let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
+            let mut book = Workbook::new();
+            let sheet = book.add_worksheet_with_constant_memory();
+            let bold = Format::new().set_bold();
+            let money = Format::new().set_num_format("#,##0.00");
+            let when = Format::new().set_num_format("yyyy-mm-dd hh:mm:ss");
+            sheet.set_column_width(0, 20).map_err(fail)?;
+            for (col, title) in (0u16..).zip(header) {
+                sheet
+                    .write_string_with_format(0, col, title, &bold)
+                    .map_err(fail)?;
             }
-            .map_err(fail)?;
+            let mut row = 1u32;
+            while let Some(gift) = receiver.blocking_recv() {
+                for (col, cell) in (0u16..).zip(export_cells(&gift)) {
+                    // Amount and fee are numbers so sheets can sum them; the decimal string came from Postgres
+                    // and a double holds every two-decimal amount below 10^13 to the cent.
+                    let number = if col == 3 || col == 4 {
+                        cell.parse::<f64>().ok()
+                    } else {
+                        None
+                    };
+                    // The time is a real date cell (the client's wall-clock time, as the header says), so
+                    // sheets can sort, filter and group by it.
+                    let time = if col == 0 {
+                        ExcelDateTime::parse_from_str(&cell).ok()
+                    } else {
+                        None
+                    };
+                    match (time, number) {
+                        (Some(t), _) => sheet.write_datetime_with_format(row, col, &t, &when),
+                        (None, Some(n)) => sheet.write_number_with_format(row, col, n, &money),
+                        (None, None) => sheet.write_string(row, col, cell),
+                    }
+                    .map_err(fail)?;
+                }
+                row += 1;
+            }
+            let mut file = tempfile::tempfile().map_err(ApiError::internal)?;
+            book.save_to_writer(&mut file).map_err(fail)?;
+            file.rewind().map_err(ApiError::internal)?;
+            Ok(file)
+        });
+        let mut rows = gifts::export(&mut self.tx, &self.range, &self.filter);
+        while let Some(gift) = rows.try_next().await? {
+            // The writer stopped early: its error is the answer.
+            if sender.send(gift).await.is_err() {
+                break;
+            }
         }
+        drop(rows);
+        drop(sender);
+        self.tx.commit().await?;
+        let file = writer.await.map_err(ApiError::internal)??;
+        Ok(poem::Body::from_async_read(tokio::fs::File::from_std(file)))
     }
-    book.save_to_buffer().map_err(fail)
 }

@@ -1,7 +1,9 @@
 //! A contact's giving and the revenue selection lists.
 
-use super::gifts::{Gift, GIFT_COLUMNS, GIFT_FROM};
-use crate::auth::{ClientAuth, PAGE_CONTACTS};
+use super::gifts::Gift;
+use crate::auth::{
+    ClientAuth, Needs, PAGE_CONTACTS, PAGE_CONTRIBUTION_SOURCE_CODES, PAGE_SEGMENTS,
+};
 use crate::error::ApiError;
 use crate::routes::ApiTags;
 use crate::state::SharedState;
@@ -10,12 +12,12 @@ use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use store::revenue::{NET, REFUNDED};
+use store::revenue::gifts;
 
 pub struct RevenueSelectionApi;
 
-/// A contact's giving, by the README's definitions.
-#[derive(Debug, Object, sqlx::FromRow)]
+/// A contact's giving, by the definitions of docs/metrics.md.
+#[derive(Debug, Object)]
 pub struct ContactGiving {
     #[oai(nullable, rename = "firstGift")]
     pub first_gift: Option<DateTime<Utc>>,
@@ -50,22 +52,17 @@ pub struct SelectionOption {
 }
 
 /// An entry of a selection list whose id is a row id.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct SelectionRow {
     pub id: i64,
     pub label: String,
 }
 
-/// The contact categories, in the order they are decided (README).
-pub(super) const CONTACT_CATEGORY_SQL: &str = "case
-      when exists (select 1 from contributions c where c.contact_id = k.id and c.amount > 0
-                     and c.recurring_months is not null
-                     and not (c.refund_id is not null or c.refunded_at is not null)
-                     and c.paid_at >= now() - interval '35 days') then 'sustainer'
-      when g.last_gift is null then 'prospect'
-      when g.last_gift <= now() - interval '13 months' then 'lapsed'
-      when g.count >= 2 then 'repeat donor'
-      else 'first-time donor' end";
+fn selection_rows(rows: Vec<(i64, String)>) -> Vec<SelectionRow> {
+    rows.into_iter()
+        .map(|(id, label)| SelectionRow { id, label })
+        .collect()
+}
 
 pub(super) fn options(pairs: &[(&str, &str)]) -> Vec<SelectionOption> {
     pairs
@@ -93,34 +90,22 @@ impl RevenueSelectionApi {
     ) -> Result<Json<ContactGivingDetail>, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let summary = sqlx::query_as::<_, ContactGiving>(sqlx::AssertSqlSafe(format!(
-            "with g as (
-                 select min(c.paid_at) filter (where c.amount > 0) as first_gift,
-                        max(c.paid_at) filter (where c.amount > 0) as last_gift,
-                        max(c.amount) filter (where c.amount > 0 and not {REFUNDED}) as hpc,
-                        (array_agg(c.amount order by c.paid_at desc, c.id desc)
-                           filter (where c.amount > 0 and not {REFUNDED}))[1] as mrc,
-                        coalesce(sum({NET}), 0) as total,
-                        count(*) filter (where c.amount > 0) as count
-                 from contributions c where c.contact_id = $1
-             )
-             select g.first_gift, g.last_gift, g.hpc::text as hpc, g.mrc::text as mrc,
-                    g.total::numeric(20, 2)::text as total, g.count,
-                    ({CONTACT_CATEGORY_SQL}) = 'sustainer' as sustainer,
-                    {CONTACT_CATEGORY_SQL} as category
-             from contacts k cross join g where k.id = $1"
-        )))
-        .bind(id.0)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
-        let gifts = sqlx::query_as::<_, Gift>(sqlx::AssertSqlSafe(format!(
-            "select {GIFT_COLUMNS} {GIFT_FROM} where c.contact_id = $1 order by c.paid_at desc, c.id desc limit 500"
-        )))
-        .bind(id.0)
-        .fetch_all(&mut *tx)
-        .await?;
+        let summary = gifts::contact_giving(&mut tx, id.0)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
+        let gifts = gifts::of_contact(&mut tx, id.0).await?;
         tx.commit().await?;
+        let summary = ContactGiving {
+            first_gift: summary.first_gift,
+            last_gift: summary.last_gift,
+            hpc: summary.hpc,
+            mrc: summary.mrc,
+            total: summary.total,
+            count: summary.count,
+            sustainer: summary.sustainer,
+            category: summary.category,
+        };
+        let gifts = gifts.into_iter().map(Gift::from).collect();
         Ok(Json(ContactGivingDetail { summary, gifts }))
     }
 
@@ -188,14 +173,15 @@ impl RevenueSelectionApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SelectionRow>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, SelectionRow>(
-            "select id, code as label from source_codes order by code limit 10000",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
+        // Contribution Source Codes lists them; the segment rule builder offers them as a condition.
+        let needs = Needs::AnyOf(&[PAGE_CONTRIBUTION_SOURCE_CODES, PAGE_SEGMENTS]);
+        let rows = auth
+            .0
+            .tx(&state, needs, async |tx| {
+                Ok(store::revenue::codes::source_code_labels(tx).await?)
+            })
+            .await?;
+        Ok(Json(selection_rows(rows)))
     }
 
     /// Selection data: mailings by name, newest first.
@@ -209,13 +195,12 @@ impl RevenueSelectionApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SelectionRow>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = sqlx::query_as::<_, SelectionRow>(
-            "select id, name as label from mailings order by created desc, id desc limit 10000",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(rows))
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(store::mailings::names(tx).await?)
+            })
+            .await?;
+        Ok(Json(selection_rows(rows)))
     }
 }

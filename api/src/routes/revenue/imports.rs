@@ -6,8 +6,6 @@ use crate::error::ApiError;
 use crate::routes::ApiTags;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::Path;
@@ -58,30 +56,6 @@ pub enum WebhookAnswer {
     Written(Json<WebhookReceipt>),
 }
 
-fn wrong_credentials() -> ApiError {
-    ApiError::Unauthorized("Wrong webhook credentials".to_owned())
-}
-
-/// `(username, password)` from an `Authorization: Basic …` header.
-fn basic_credentials(req: &Request) -> Option<(String, String)> {
-    let header = req.headers().get("authorization")?.to_str().ok()?;
-    let (scheme, encoded) = header.trim().split_once(' ')?;
-    if !scheme.eq_ignore_ascii_case("basic") {
-        return None;
-    }
-    let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
-    let (user, password) = decoded.split_once(':')?;
-    Some((user.to_owned(), password.to_owned()))
-}
-
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
 fn parse_mapping(raw: Option<&str>) -> Result<BTreeMap<String, GiftField>, ApiError> {
     crate::uploads::column_mapping(
         crate::uploads::required_mapping(raw)?,
@@ -118,7 +92,7 @@ impl ContributionImportsApi {
         crate::uploads::store_and_enqueue(
             &state,
             tx,
-            auth.0.user_id(),
+            auth.0.job_owner(),
             body.file,
             true,
             |upload_id, filename| {
@@ -134,7 +108,8 @@ impl ContributionImportsApi {
     }
 
     /// ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
-    /// Idempotent on the line item; answers once the gift is written.
+    /// Idempotent on the line item; answers once the gift is written. 429 with `Retry-After` when too many
+    /// webhooks are waiting to be written, or the address sent wrong credentials too often: ActBlue retries.
     #[oai(
         path = "/api/webhooks/actblue/:client_short",
         method = "post",
@@ -147,41 +122,12 @@ impl ContributionImportsApi {
         client_short: Path<String>,
         body: Json<serde_json::Value>,
     ) -> Result<WebhookAnswer, ApiError> {
-        let client = if client_short.0.len() <= 31 {
-            state
-                .tenancy
-                .enabled_client_by_short(&client_short.0)
-                .await?
-        } else {
-            None
-        };
-        let given = basic_credentials(req);
-        let stored: Option<(Option<String>, Option<String>)> = match &client {
-            Some(client) => {
-                let mut tx = state.tenancy.begin(client).await?;
-                let row = sqlx::query_as(
-                    "select actblue_webhook_username, actblue_webhook_password_hash from app_settings limit 1",
-                )
-                .fetch_optional(&mut *tx)
-                .await?;
-                tx.commit().await?;
-                row
-            }
-            None => None,
-        };
-        let (user, hash) = stored.unwrap_or((None, None));
-        // The hash is checked whatever else is wrong, so timing tells nothing about which part was.
-        let password_ok = crate::auth::verify_password(
-            given.as_ref().map(|(_, p)| p.as_str()).unwrap_or(""),
-            hash.as_deref(),
-        );
-        let user_ok = match (&given, &user) {
-            (Some((g, _)), Some(u)) => same(g, u),
-            _ => false,
-        };
-        let Some(client) = client.filter(|_| password_ok && user_ok) else {
-            return Err(wrong_credentials());
-        };
+        let given = crate::actblue_webhook::basic_credentials(req);
+        let address = crate::identity::sign_in::address(req);
+        let client = state
+            .webhook_gate
+            .admit(&state, &client_short.0, given, &address)
+            .await?;
         let payload: crate::actblue_webhook::Payload = serde_json::from_value(body.0)
             .map_err(|e| ApiError::BadRequest(format!("Not an ActBlue contribution: {e}")))?;
         let written = state.gifts.submit(client, &payload).await?;

@@ -1,5 +1,5 @@
 //! Contribution source codes (refcodes) with their money, and contact origin codes with the value of the people
-//! they brought. Figures follow the README's "Revenue metrics".
+//! they brought. Figures follow the docs/metrics.md.
 
 use super::range::resolve_range;
 use crate::auth::{ClientAuth, PAGE_CONTACT_ORIGIN_CODES};
@@ -11,14 +11,13 @@ use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
-use store::revenue::{DONORS, NET};
 
 use crate::auth::PAGE_CONTRIBUTION_SOURCE_CODES;
 
 pub struct SourceCodesApi;
 
 /// A source code with its parsed parts and the money of its gifts in the range.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct SourceCodeRow {
     pub id: i64,
     pub code: String,
@@ -50,6 +49,10 @@ pub struct SourceCodeRow {
     pub form_id: Option<i64>,
     #[oai(nullable, rename = "formName")]
     pub form_name: Option<String>,
+    /// Gifts in the range that carry this code of a mailing but were paid before the mailing reached the giver
+    /// ("refcode used before its mailing was sent"): counted in the code's gifts, not in the mailing's.
+    #[oai(rename = "giftsBeforeSend")]
+    pub gifts_before_send: i64,
 }
 
 #[derive(Debug, Object)]
@@ -57,6 +60,9 @@ pub struct SourceCodeTable {
     pub from: NaiveDate,
     pub to: NaiveDate,
     pub items: Vec<SourceCodeRow>,
+    /// The range's gifts with a refcode used before its mailing was sent, all codes together.
+    #[oai(rename = "giftsBeforeSend")]
+    pub gifts_before_send: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -67,7 +73,7 @@ pub enum SourceCodeGrouping {
 }
 
 /// The source codes of one channel or campaign together (donors counted once across the group's codes).
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct SourceCodeGroup {
     /// The channel or campaign; "unparsed" for codes that do not fit the pattern.
     pub key: String,
@@ -81,7 +87,7 @@ pub struct SourceCodeGroup {
 }
 
 /// What the people an origin code brought in the range are worth.
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct OriginCodeValue {
     pub id: i64,
     pub name: String,
@@ -112,7 +118,7 @@ pub struct OriginCodeValueTable {
 }
 
 /// Contacts acquired through one origin code in one week (weeks start on Monday, client zone).
-#[derive(Debug, Object, sqlx::FromRow)]
+#[derive(Debug, Object)]
 pub struct AcquisitionWeek {
     pub week: NaiveDate,
     #[oai(rename = "originCodeId")]
@@ -122,7 +128,76 @@ pub struct AcquisitionWeek {
     pub contacts: i64,
 }
 
-const MONEY: &str = "::numeric(20, 2)::text";
+use store::revenue::codes;
+
+impl From<codes::SourceCode> for SourceCodeRow {
+    fn from(r: codes::SourceCode) -> Self {
+        Self {
+            id: r.id,
+            code: r.code,
+            parsed: r.parsed,
+            channel: r.channel,
+            code_date: r.code_date,
+            campaign: r.campaign,
+            variant: r.variant,
+            gifts: r.gifts,
+            donors: r.donors,
+            gross: r.gross,
+            net: r.net,
+            average_gift: r.average_gift,
+            first_gift: r.first_gift,
+            last_gift: r.last_gift,
+            mailing_id: r.mailing_id,
+            mailing_name: r.mailing_name,
+            form_id: r.form_id,
+            form_name: r.form_name,
+            gifts_before_send: r.gifts_before_send,
+        }
+    }
+}
+
+impl From<codes::Group> for SourceCodeGroup {
+    fn from(g: codes::Group) -> Self {
+        Self {
+            key: g.key,
+            codes: g.codes,
+            gifts: g.gifts,
+            donors: g.donors,
+            gross: g.gross,
+            net: g.net,
+            average_gift: g.average_gift,
+        }
+    }
+}
+
+impl From<codes::OriginValue> for OriginCodeValue {
+    fn from(v: codes::OriginValue) -> Self {
+        Self {
+            id: v.id,
+            name: v.name,
+            acquired: v.acquired,
+            still_subscribed: v.still_subscribed,
+            donors: v.donors,
+            donor_share: v.donor_share,
+            revenue_30: v.revenue_30,
+            revenue_90: v.revenue_90,
+            revenue_365: v.revenue_365,
+            revenue_all: v.revenue_all,
+            revenue_per_contact: v.revenue_per_contact,
+        }
+    }
+}
+
+impl From<codes::AcquisitionWeek> for AcquisitionWeek {
+    fn from(w: codes::AcquisitionWeek) -> Self {
+        Self {
+            week: w.week,
+            origin_code_id: w.origin_code_id,
+            origin_code_name: w.origin_code_name,
+            contacts: w.contacts,
+        }
+    }
+}
 
 #[OpenApi(tag = "ApiTags::Revenue")]
 impl SourceCodesApi {
@@ -140,40 +215,21 @@ impl SourceCodesApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<Json<SourceCodeTable>, ApiError> {
-        auth.0.require(PAGE_CONTRIBUTION_SOURCE_CODES)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let items = sqlx::query_as::<_, SourceCodeRow>(sqlx::AssertSqlSafe(format!(
-            "with a as (
-                 select c.source_code_id, count(*) filter (where c.amount > 0) as gifts,
-                        {DONORS} as donors,
-                        coalesce(sum(c.amount) filter (where c.amount > 0), 0) as gross,
-                        coalesce(sum({NET}), 0) as net,
-                        min(c.paid_at) filter (where c.amount > 0) as first_gift,
-                        max(c.paid_at) filter (where c.amount > 0) as last_gift
-                 from contributions c
-                 where c.paid_at >= $1 and c.paid_at < $2 and c.source_code_id is not null
-                 group by c.source_code_id
-             )
-             select s.id, s.code, s.parsed, s.channel, s.code_date, s.campaign, s.variant,
-                    coalesce(a.gifts, 0) as gifts, coalesce(a.donors, 0) as donors,
-                    coalesce(a.gross, 0){MONEY} as gross, coalesce(a.net, 0){MONEY} as net,
-                    (case when a.gifts > 0 then round(a.gross / a.gifts, 2) else 0 end){MONEY} as average_gift,
-                    a.first_gift, a.last_gift, s.mailing_id, m.name as mailing_name, s.form_id,
-                    f.name as form_name
-             from source_codes s left join a on a.source_code_id = s.id
-             left join mailings m on m.id = s.mailing_id left join forms f on f.id = s.form_id
-             order by coalesce(a.gross, 0) desc, s.code"
-        )))
-        .bind(range.lo)
-        .bind(range.hi)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let (range, rows) = auth
+            .0
+            .tx(&state, PAGE_CONTRIBUTION_SOURCE_CODES, async |tx| {
+                let range = resolve_range(tx, from.0, to.0).await?;
+                let rows = codes::source_codes(tx, &range).await?;
+                Ok((range, rows))
+            })
+            .await?;
+        let items: Vec<SourceCodeRow> = rows.into_iter().map(Into::into).collect();
+        let gifts_before_send = items.iter().map(|r| r.gifts_before_send).sum();
         Ok(Json(SourceCodeTable {
             from: range.from,
             to: range.to,
             items,
+            gifts_before_send,
         }))
     }
 
@@ -191,36 +247,18 @@ impl SourceCodesApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<Json<Vec<SourceCodeGroup>>, ApiError> {
-        auth.0.require(PAGE_CONTRIBUTION_SOURCE_CODES)?;
-        let key = match by.0 {
-            SourceCodeGrouping::Channel => {
-                "case when s.parsed then coalesce(s.channel, 'unparsed') else 'unparsed' end"
-            }
-            SourceCodeGrouping::Campaign => {
-                "case when s.parsed then coalesce(s.campaign, 'unparsed') else 'unparsed' end"
-            }
+        let by = match by.0 {
+            SourceCodeGrouping::Channel => codes::Grouping::Channel,
+            SourceCodeGrouping::Campaign => codes::Grouping::Campaign,
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let groups = sqlx::query_as::<_, SourceCodeGroup>(sqlx::AssertSqlSafe(format!(
-            "select {key} as key, count(distinct s.id) as codes,
-                    count(*) filter (where c.amount > 0) as gifts,
-                    {DONORS} as donors,
-                    coalesce(sum(c.amount) filter (where c.amount > 0), 0){MONEY} as gross,
-                    coalesce(sum({NET}), 0){MONEY} as net,
-                    (case when count(*) filter (where c.amount > 0) > 0
-                          then round(sum(c.amount) filter (where c.amount > 0)
-                                     / count(*) filter (where c.amount > 0), 2)
-                          else 0 end){MONEY} as average_gift
-             from contributions c join source_codes s on s.id = c.source_code_id
-             where c.paid_at >= $1 and c.paid_at < $2
-             group by 1 order by sum(c.amount) filter (where c.amount > 0) desc nulls last, 1"
-        )))
-        .bind(range.lo)
-        .bind(range.hi)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let groups = auth
+            .0
+            .tx(&state, PAGE_CONTRIBUTION_SOURCE_CODES, async |tx| {
+                let range = resolve_range(tx, from.0, to.0).await?;
+                Ok(codes::groups(tx, &range, by).await?)
+            })
+            .await?;
+        let groups: Vec<SourceCodeGroup> = groups.into_iter().map(Into::into).collect();
         Ok(Json(groups))
     }
 
@@ -237,41 +275,15 @@ impl SourceCodesApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<Json<OriginCodeValueTable>, ApiError> {
-        auth.0.require(PAGE_CONTACT_ORIGIN_CODES)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let within = |days: i32| {
-            format!(
-                "coalesce(sum({NET}) filter (where c.paid_at < k.created + interval '{days} days'), 0)"
-            )
-        };
-        let (r30, r90, r365) = (within(30), within(90), within(365));
-        let items = sqlx::query_as::<_, OriginCodeValue>(sqlx::AssertSqlSafe(format!(
-            "with k as (
-                 select id, origin_code_id, created, subscription from contacts
-                 where created >= $1 and created < $2 and origin_code_id is not null
-             ), per as (
-                 select k.id, k.origin_code_id, k.subscription = 'subscribed' as subscribed,
-                        bool_or(c.amount > 0) as donor,
-                        {r30} as r30, {r90} as r90, {r365} as r365,
-                        coalesce(sum({NET}), 0) as rall
-                 from k left join contributions c on c.contact_id = k.id
-                 group by k.id, k.origin_code_id, k.subscription
-             )
-             select o.id, o.name, count(*) as acquired, count(*) filter (where subscribed) as still_subscribed,
-                    count(*) filter (where donor) as donors,
-                    (count(*) filter (where donor))::float8 / count(*) as donor_share,
-                    sum(r30){MONEY} as revenue_30, sum(r90){MONEY} as revenue_90,
-                    sum(r365){MONEY} as revenue_365, sum(rall){MONEY} as revenue_all,
-                    round(sum(rall) / count(*), 2){MONEY} as revenue_per_contact
-             from per join origin_codes o on o.id = per.origin_code_id
-             group by o.id order by acquired desc, o.name"
-        )))
-        .bind(range.lo)
-        .bind(range.hi)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let (range, rows) = auth
+            .0
+            .tx(&state, PAGE_CONTACT_ORIGIN_CODES, async |tx| {
+                let range = resolve_range(tx, from.0, to.0).await?;
+                let rows = codes::origin_values(tx, &range).await?;
+                Ok((range, rows))
+            })
+            .await?;
+        let items = rows.into_iter().map(Into::into).collect();
         Ok(Json(OriginCodeValueTable {
             from: range.from,
             to: range.to,
@@ -292,22 +304,14 @@ impl SourceCodesApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<Json<Vec<AcquisitionWeek>>, ApiError> {
-        auth.0.require(PAGE_CONTACT_ORIGIN_CODES)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let weeks = sqlx::query_as::<_, AcquisitionWeek>(
-            "select date_trunc('week', k.created at time zone $3)::date as week, o.id as origin_code_id,
-                    o.name as origin_code_name, count(*) as contacts
-             from contacts k join origin_codes o on o.id = k.origin_code_id
-             where k.created >= $1 and k.created < $2
-             group by 1, 2 order by 1, 4 desc, 3",
-        )
-        .bind(range.lo)
-        .bind(range.hi)
-        .bind(&range.tz)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let weeks = auth
+            .0
+            .tx(&state, PAGE_CONTACT_ORIGIN_CODES, async |tx| {
+                let range = resolve_range(tx, from.0, to.0).await?;
+                Ok(codes::acquisition_weeks(tx, &range).await?)
+            })
+            .await?;
+        let weeks: Vec<AcquisitionWeek> = weeks.into_iter().map(Into::into).collect();
         Ok(Json(weeks))
     }
 }

@@ -11,7 +11,7 @@ pub struct SegmentView {
     /// The key of a standard segment ('active_donors', 'lybunt' …); null for a user's own.
     #[oai(nullable)]
     pub standard: Option<String>,
-    /// The rule tree (README "Segments").
+    /// The rule tree (docs/segments.md).
     pub rule: serde_json::Value,
     /// Members at the last compute.
     pub size: i32,
@@ -49,7 +49,7 @@ impl From<store::segments::Segment> for SegmentView {
 pub struct SaveSegment {
     /// 1 to 200 characters, unique among the client's segments.
     pub name: String,
-    /// The rule tree: `{op: "and"|"or", conditions: [...], groups: [...]}` (README "Segments").
+    /// The rule tree: `{op: "and"|"or", conditions: [...], groups: [...]}` (docs/segments.md).
     pub rule: serde_json::Value,
 }
 

@@ -1,4 +1,4 @@
-//! Segments: rule-based, always current sets of contacts (README "Segments"). The SQL lives in
+//! Segments: rule-based, always current sets of contacts (docs/segments.md). The SQL lives in
 //! `store::segments`; these handlers parse, check pageSegments, call the store and shape the answer.
 
 mod dto;
@@ -36,15 +36,6 @@ impl From<SegmentError> for ApiError {
 pub struct SegmentName {
     pub id: i64,
     pub label: String,
-}
-
-/// A cell as text a spreadsheet shows as text (a leading apostrophe before = + - @, tab or carriage return).
-fn csv_cell(cell: &str) -> String {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{cell}")
-    } else {
-        cell.to_owned()
-    }
 }
 
 #[OpenApi(tag = "ApiTags::Segments")]
@@ -182,7 +173,7 @@ impl SegmentsApi {
         };
         let row = state
             .queue
-            .enqueue(tx, Some(auth.0.user_id()), &kind)
+            .enqueue(tx, Some(auth.0.job_owner()), &kind)
             .await?;
         Ok(JobAccepted::Accepted(Json(Job::from(row))))
     }
@@ -251,9 +242,9 @@ impl SegmentsApi {
         for (cid, email, first, last) in &rows {
             out.write_record([
                 cid.to_string(),
-                csv_cell(email),
-                csv_cell(first),
-                csv_cell(last),
+                store::cells::neutralise_formula(email),
+                store::cells::neutralise_formula(first),
+                store::cells::neutralise_formula(last),
             ])
             .map_err(ApiError::internal)?;
         }
@@ -291,7 +282,7 @@ impl SegmentsApi {
     }
 
     /// The saved segment's figures: size, members' revenue and average gift in the last 12 months, the R×F
-    /// heat map and the HPC distribution with suggested asks (README "Segments").
+    /// heat map and the HPC distribution with suggested asks (docs/segments.md).
     #[oai(
         path = "/api/segments/:id/analytics",
         method = "get",
@@ -346,6 +337,7 @@ impl SegmentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SegmentName>>, ApiError> {
+        auth.0.require(PAGE_SEGMENTS)?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let rows = segments::names(&mut tx).await?;
         tx.commit().await?;

@@ -5,7 +5,7 @@ use crate::auth::BasicAuth;
 use crate::error::ApiError;
 use crate::identity::limits::Action;
 use crate::identity::sign_in::address;
-use crate::identity::{self, audit, totp};
+use crate::identity::{audit, totp};
 use crate::routes::ApiTags;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -61,14 +61,9 @@ impl AuthenticatorApi {
         let qr_svg =
             totp::qr_svg(&uri).ok_or_else(|| ApiError::internal("could not draw the QR code"))?;
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(
-            &session.realm,
-            "update {users} set totp_pending_secret = $2 where id = $1",
-        ))
-        .bind(session.claims.user.id)
-        .bind(&sealed)
-        .execute(&mut *tx)
-        .await?;
+        let users = session.realm.users();
+        store::accounts::set_totp_pending_secret(&mut tx, users, session.claims.user.id, &sealed)
+            .await?;
         tx.commit().await?;
         Ok(Json(AuthenticatorEnrolment {
             secret,
@@ -115,15 +110,7 @@ impl AuthenticatorApi {
         let step = totp::accepted_step(&pending, body.0.code.trim(), 0, now)
             .ok_or_else(|| ApiError::BadRequest("Invalid passcode".to_owned()))?;
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(
-            &session.realm,
-            "update {users} set totp_secret = totp_pending_secret, totp_pending_secret = null,
-                    totp_last_step = $2, two_factor_method = 'app' where id = $1",
-        ))
-        .bind(current.id)
-        .bind(step)
-        .execute(&mut *tx)
-        .await?;
+        store::accounts::confirm_totp(&mut tx, session.realm.users(), current.id, step).await?;
         audit::record(
             &mut tx,
             &actor(&session.realm, &current, address(req)),

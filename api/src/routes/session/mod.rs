@@ -11,7 +11,7 @@ use super::ApiTags;
 use crate::auth::{role_permissions, BasicAuth, ALL_CLIENT_PERMISSIONS};
 use crate::error::ApiError;
 use crate::identity::sign_in::{address, may_use_client, open_session, TokenPair};
-use crate::identity::{self, audit, sessions, Account, Realm};
+use crate::identity::{self, audit, Account, Realm};
 use crate::state::{AppState, SharedState};
 use poem::web::Data;
 use poem::Request;
@@ -96,11 +96,7 @@ async fn me(state: &AppState, session: &crate::auth::UserSession) -> Result<Me, 
         }
         (Realm::Universal, Some(c)) => {
             let mut tx = state.tenancy.public().await?;
-            let admin: bool =
-                sqlx::query_scalar("select all_clients from universal_users where id = $1")
-                    .bind(account.id)
-                    .fetch_one(&mut *tx)
-                    .await?;
+            let admin = store::accounts::is_administrator(&mut tx, account.id).await?;
             tx.commit().await?;
             if admin {
                 ALL_CLIENT_PERMISSIONS
@@ -151,17 +147,11 @@ impl SessionApi {
             }],
             Realm::Universal => {
                 let mut tx = state.tenancy.public().await?;
-                let rows: Vec<(i64, String, String)> = sqlx::query_as(
-                    "select c.id, c.name, c.short_name from clients c
-                     join universal_users u on u.id = $1 and u.enabled
-                     where c.enabled and ($2::text is null or c.short_name = $2)
-                       and (u.all_clients or exists (
-                         select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = c.id))
-                     order by c.name, c.id",
+                let rows = store::accounts::clients_of_universal_user(
+                    &mut tx,
+                    session.claims.user.id,
+                    state.client_auth.as_deref(),
                 )
-                .bind(session.claims.user.id)
-                .bind(state.client_auth.as_deref())
-                .fetch_all(&mut *tx)
                 .await?;
                 tx.commit().await?;
                 rows.into_iter()
@@ -214,13 +204,11 @@ impl SessionApi {
             &session.realm,
             &account,
             Some(&client),
+            Some(session.claims.sid),
             "client login",
             &address(req),
         )
         .await?;
-        let mut tx = session.realm.begin(&state.tenancy).await?;
-        sessions::revoke(&mut tx, session.claims.sid).await?;
-        tx.commit().await?;
         Ok(Json(pair))
     }
 

@@ -84,17 +84,13 @@ impl ProfileApi {
             }
         };
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(
-            &session.realm,
-            "update {users} set first_name = $2, last_name = $3, phone = $4, two_factor_method = $5 where id = $1",
-        ))
-        .bind(current.id)
-        .bind(body.first_name.trim())
-        .bind(body.last_name.trim())
-        .bind(&phone)
-        .bind(method.as_str())
-        .execute(&mut *tx)
-        .await?;
+        let profile = store::accounts::Profile {
+            first_name: body.first_name.trim(),
+            last_name: body.last_name.trim(),
+            phone: &phone,
+            two_factor_method: method.as_str(),
+        };
+        store::accounts::set_profile(&mut tx, session.realm.users(), current.id, &profile).await?;
         tx.commit().await?;
         Ok(Json(me(&state, &session).await?))
     }
@@ -122,7 +118,7 @@ impl ProfileApi {
             user: Some(session.claims.user.id),
             address: &address,
         };
-        state.limits.check(attempt).await?;
+        let standing = state.limits.check(attempt).await?;
         if !identity::is_strong_password(&body.new_password) {
             return Err(ApiError::BadRequest(PASSWORD_RULE.to_owned()));
         }
@@ -139,20 +135,13 @@ impl ProfileApi {
         .map_err(ApiError::internal)?;
         if !ok {
             state.limits.failed(attempt).await?;
-            return Err(ApiError::BadRequest(
+            return Err(standing.wrong(ApiError::BadRequest(
                 "Current password is incorrect".to_owned(),
-            ));
+            )));
         }
         let hash = hash.map_err(ApiError::internal)?;
         let mut tx = session.realm.begin(&state.tenancy).await?;
-        sqlx::query(identity::users_sql(
-            &session.realm,
-            "update {users} set password_hash = $2 where id = $1",
-        ))
-        .bind(current.id)
-        .bind(&hash)
-        .execute(&mut *tx)
-        .await?;
+        store::accounts::set_password(&mut tx, session.realm.users(), current.id, &hash).await?;
         sessions::revoke_all(&mut tx, current.id, Some(session.claims.sid)).await?;
         audit::record(
             &mut tx,

@@ -26,17 +26,6 @@ pub struct AuditEvent {
     pub address: String,
 }
 
-#[derive(sqlx::FromRow)]
-struct AuditRow {
-    id: i64,
-    at: DateTime<Utc>,
-    actor_kind: String,
-    actor_email: String,
-    action: String,
-    detail: serde_json::Value,
-    address: String,
-}
-
 #[OpenApi(tag = "ApiTags::Users")]
 impl AuditEventsApi {
     /// Recent sign-ins to this client and changes to its users and roles, newest first.
@@ -51,17 +40,13 @@ impl AuditEventsApi {
         auth: ClientAuth,
         limit: Query<Option<i64>>,
     ) -> Result<Json<Vec<AuditEvent>>, ApiError> {
-        let session = auth.0;
-        session.require(VIEW_USER)?;
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let rows: Vec<AuditRow> = sqlx::query_as(
-            "select id, at, actor_kind, actor_email, action, detail, address from audit_events
-             order by at desc, id desc limit $1",
-        )
-        .bind(limit.0.unwrap_or(100).clamp(1, 1000))
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let limit = limit.0.unwrap_or(100).clamp(1, 1000);
+        let rows = auth
+            .0
+            .tx(&state, VIEW_USER, async |tx| {
+                Ok(store::users::audit_events(tx, limit).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|r| AuditEvent {

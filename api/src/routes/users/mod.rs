@@ -77,17 +77,7 @@ fn actor(session: &ClientSession, address: String) -> audit::Actor {
     }
 }
 
-/// A user row of either table; `flag` is "email verified" for client users, "administrator" for universal ones.
-#[derive(sqlx::FromRow)]
-struct UserRow {
-    id: i64,
-    email: String,
-    first_name: String,
-    last_name: String,
-    enabled: bool,
-    flag: bool,
-    created: DateTime<Utc>,
-}
+use store::users::UserRow;
 
 #[OpenApi(tag = "ApiTags::Users")]
 impl UsersApi {
@@ -101,28 +91,14 @@ impl UsersApi {
         let session = auth.0;
         session.require(VIEW_USER)?;
         let mut pub_tx = state.tenancy.public().await?;
-        let universal: Vec<UserRow> = sqlx::query_as(
-            "select id, email, first_name, last_name, enabled, all_clients as flag, created from universal_users u
-             where u.all_clients or exists (
-                 select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $1)
-             order by email",
-        )
-        .bind(session.client.id)
-        .fetch_all(&mut *pub_tx)
-        .await?;
+        let universal = store::users::universal_users_of(&mut pub_tx, session.client.id).await?;
         pub_tx.commit().await?;
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let client_users: Vec<UserRow> = sqlx::query_as(
-            "select id, email, first_name, last_name, enabled, email_verified is not null as flag, created
-             from client_users order by email",
-        )
-        .fetch_all(&mut *tx)
-        .await?;
-        let held: Vec<(String, i64, i64)> =
-            sqlx::query_as("select user_kind, user_id, role_id from user_roles order by role_id")
-                .fetch_all(&mut *tx)
-                .await?;
-        tx.commit().await?;
+        let (client_users, held) = session
+            .tx(&state, VIEW_USER, async |tx| {
+                let client_users = store::users::client_users(tx).await?;
+                Ok((client_users, store::users::role_grants(tx).await?))
+            })
+            .await?;
         let mut roles: HashMap<(String, i64), Vec<i64>> = HashMap::new();
         for (kind, user, role) in held {
             roles.entry((kind, user)).or_default().push(role);
@@ -197,73 +173,50 @@ impl UsersApi {
                 "You cannot disable your own account".to_owned(),
             ));
         }
-        let mut tx = state.tenancy.begin(&session.client).await?;
         let actor = actor(&session, address(req));
-        if kind == UserKind::Client {
-            let exists: bool =
-                sqlx::query_scalar("select exists (select 1 from client_users where id = $1)")
-                    .bind(id)
-                    .fetch_one(&mut *tx)
+        session
+            .tx(&state, VIEW_USER, async |tx| {
+                if kind == UserKind::Client && !store::users::client_user_exists(tx, id).await? {
+                    return Err(not_found());
+                }
+                if let Some(enabled) = body.enabled {
+                    store::users::set_client_user_enabled(tx, id, enabled).await?;
+                    if !enabled {
+                        sessions::revoke_all(tx, id, None).await?;
+                    }
+                    let action = if enabled {
+                        "user enabled"
+                    } else {
+                        "user disabled"
+                    };
+                    audit::record(
+                        tx,
+                        &actor,
+                        action,
+                        serde_json::json!({ "kind": kind.as_str(), "userId": id }),
+                    )
                     .await?;
-            if !exists {
-                return Err(not_found());
-            }
-        }
-        if let Some(enabled) = body.enabled {
-            sqlx::query("update client_users set enabled = $2 where id = $1")
-                .bind(id)
-                .bind(enabled)
-                .execute(&mut *tx)
-                .await?;
-            if !enabled {
-                sessions::revoke_all(&mut tx, id, None).await?;
-            }
-            let action = if enabled {
-                "user enabled"
-            } else {
-                "user disabled"
-            };
-            audit::record(
-                &mut tx,
-                &actor,
-                action,
-                serde_json::json!({ "kind": kind.as_str(), "userId": id }),
-            )
+                }
+                if let Some(role_ids) = body.role_ids {
+                    let known = store::users::known_roles(tx, &role_ids).await?;
+                    let mut distinct = role_ids.clone();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    if known != distinct.len() as i64 {
+                        return Err(ApiError::BadRequest("Unknown role".to_owned()));
+                    }
+                    store::users::set_user_roles(tx, kind.as_str(), id, &distinct).await?;
+                    audit::record(
+                        tx,
+                        &actor,
+                        "roles assigned",
+                        serde_json::json!({ "kind": kind.as_str(), "userId": id, "roleIds": distinct }),
+                    )
+                    .await?;
+                }
+                Ok(())
+            })
             .await?;
-        }
-        if let Some(role_ids) = body.role_ids {
-            let known: i64 = sqlx::query_scalar("select count(*) from roles where id = any($1)")
-                .bind(&role_ids)
-                .fetch_one(&mut *tx)
-                .await?;
-            let mut distinct = role_ids.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if known != distinct.len() as i64 {
-                return Err(ApiError::BadRequest("Unknown role".to_owned()));
-            }
-            sqlx::query("delete from user_roles where user_kind = $1 and user_id = $2")
-                .bind(kind.as_str())
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(
-                "insert into user_roles (user_kind, user_id, role_id) select $1, $2, unnest($3::bigint[])",
-            )
-            .bind(kind.as_str())
-            .bind(id)
-            .bind(&distinct)
-            .execute(&mut *tx)
-            .await?;
-            audit::record(
-                &mut tx,
-                &actor,
-                "roles assigned",
-                serde_json::json!({ "kind": kind.as_str(), "userId": id, "roleIds": distinct }),
-            )
-            .await?;
-        }
-        tx.commit().await?;
         self.list(state, ClientAuth(session)).await
     }
 }

@@ -1,7 +1,7 @@
 //! Manage Roles: the client's roles and the permissions they grant ("edit role").
 
 use super::actor;
-use crate::auth::{ClientAuth, ALL_CLIENT_PERMISSIONS, EDIT_ROLE, VIEW_USER};
+use crate::auth::{ClientAuth, Needs, ALL_CLIENT_PERMISSIONS, EDIT_ROLE, VIEW_USER};
 use crate::error::ApiError;
 use crate::identity::audit;
 use crate::identity::sign_in::address;
@@ -71,20 +71,8 @@ fn role_conflict(e: sqlx::Error) -> ApiError {
     }
 }
 
-const ROLE_COLUMNS: &str = "r.id, r.name, r.permissions, r.created,
-    (select count(*) from user_roles ur where ur.role_id = r.id) as user_count";
-
-#[derive(sqlx::FromRow)]
-struct RoleRow {
-    id: i64,
-    name: String,
-    permissions: Vec<String>,
-    created: DateTime<Utc>,
-    user_count: i64,
-}
-
-impl From<RoleRow> for Role {
-    fn from(r: RoleRow) -> Self {
+impl From<store::users::Role> for Role {
+    fn from(r: store::users::Role) -> Self {
         Self {
             id: r.id,
             name: r.name,
@@ -104,17 +92,12 @@ impl RolesApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<Role>>, ApiError> {
-        let session = auth.0;
-        if session.require(VIEW_USER).is_err() {
-            session.require(EDIT_ROLE)?;
-        }
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let rows: Vec<RoleRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "select {ROLE_COLUMNS} from roles r order by r.name"
-        )))
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, Needs::AnyOf(&[VIEW_USER, EDIT_ROLE]), async |tx| {
+                Ok(store::users::roles(tx).await?)
+            })
+            .await?;
         Ok(Json(rows.into_iter().map(Role::from).collect()))
     }
 
@@ -124,8 +107,12 @@ impl RolesApi {
         method = "get",
         operation_id = "listPermissionNames"
     )]
-    async fn permission_names(&self, _auth: ClientAuth) -> Json<Vec<PermissionOption>> {
-        Json(
+    async fn permission_names(
+        &self,
+        _auth: ClientAuth,
+    ) -> Result<Json<Vec<PermissionOption>>, ApiError> {
+        // The answer holds no client data, but the token is checked all the same: its 401 is declared.
+        Ok(Json(
             ALL_CLIENT_PERMISSIONS
                 .iter()
                 .map(|p| PermissionOption {
@@ -133,7 +120,7 @@ impl RolesApi {
                     label: permission_label(p).to_owned(),
                 })
                 .collect(),
-        )
+        ))
     }
 
     #[oai(path = "/api/roles", method = "post", operation_id = "createRole")]
@@ -145,32 +132,25 @@ impl RolesApi {
         body: Json<RoleInput>,
     ) -> Result<Json<Role>, ApiError> {
         let session = auth.0;
-        session.require(EDIT_ROLE)?;
+        session.check(EDIT_ROLE)?;
         let (name, permissions) = checked_role(body.0)?;
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let id: i64 = sqlx::query_scalar(
-            "insert into roles (name, permissions) values ($1, $2) returning id",
-        )
-        .bind(&name)
-        .bind(&permissions)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(role_conflict)?;
-        audit::record(
-            &mut tx,
-            &actor(&session, address(req)),
-            "role created",
-            serde_json::json!({ "roleId": id, "name": name, "permissions": permissions }),
-        )
-        .await?;
-        let row: RoleRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "select {ROLE_COLUMNS} from roles r where r.id = $1"
-        )))
-        .bind(id)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(row.into()))
+        let actor = actor(&session, address(req));
+        let role = session
+            .tx(&state, EDIT_ROLE, async |tx| {
+                let id = store::users::insert_role(tx, &name, &permissions)
+                    .await
+                    .map_err(role_conflict)?;
+                audit::record(
+                    tx,
+                    &actor,
+                    "role created",
+                    serde_json::json!({ "roleId": id, "name": name, "permissions": permissions }),
+                )
+                .await?;
+                Ok(store::users::role(tx, id).await?)
+            })
+            .await?;
+        Ok(Json(role.into()))
     }
 
     #[oai(path = "/api/roles/:id", method = "patch", operation_id = "updateRole")]
@@ -183,34 +163,28 @@ impl RolesApi {
         body: Json<RoleInput>,
     ) -> Result<Json<Role>, ApiError> {
         let session = auth.0;
-        session.require(EDIT_ROLE)?;
+        session.check(EDIT_ROLE)?;
         let (name, permissions) = checked_role(body.0)?;
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let updated = sqlx::query("update roles set name = $2, permissions = $3 where id = $1")
-            .bind(id.0)
-            .bind(&name)
-            .bind(&permissions)
-            .execute(&mut *tx)
-            .await
-            .map_err(role_conflict)?;
-        if updated.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Role not found".to_owned()));
-        }
-        audit::record(
-            &mut tx,
-            &actor(&session, address(req)),
-            "role updated",
-            serde_json::json!({ "roleId": id.0, "name": name, "permissions": permissions }),
-        )
-        .await?;
-        let row: RoleRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "select {ROLE_COLUMNS} from roles r where r.id = $1"
-        )))
-        .bind(id.0)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Json(row.into()))
+        let actor = actor(&session, address(req));
+        let role = session
+            .tx(&state, EDIT_ROLE, async |tx| {
+                let updated = store::users::update_role(tx, id.0, &name, &permissions)
+                    .await
+                    .map_err(role_conflict)?;
+                if !updated {
+                    return Err(ApiError::NotFound("Role not found".to_owned()));
+                }
+                audit::record(
+                    tx,
+                    &actor,
+                    "role updated",
+                    serde_json::json!({ "roleId": id.0, "name": name, "permissions": permissions }),
+                )
+                .await?;
+                Ok(store::users::role(tx, id.0).await?)
+            })
+            .await?;
+        Ok(Json(role.into()))
     }
 
     #[oai(
@@ -226,24 +200,22 @@ impl RolesApi {
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
         let session = auth.0;
-        session.require(EDIT_ROLE)?;
-        let mut tx = state.tenancy.begin(&session.client).await?;
-        let name: Option<String> =
-            sqlx::query_scalar("delete from roles where id = $1 returning name")
-                .bind(id.0)
-                .fetch_optional(&mut *tx)
+        let actor = actor(&session, address(req));
+        session
+            .tx(&state, EDIT_ROLE, async |tx| {
+                let Some(name) = store::users::delete_role(tx, id.0).await? else {
+                    return Err(ApiError::NotFound("Role not found".to_owned()));
+                };
+                audit::record(
+                    tx,
+                    &actor,
+                    "role deleted",
+                    serde_json::json!({ "roleId": id.0, "name": name }),
+                )
                 .await?;
-        let Some(name) = name else {
-            return Err(ApiError::NotFound("Role not found".to_owned()));
-        };
-        audit::record(
-            &mut tx,
-            &actor(&session, address(req)),
-            "role deleted",
-            serde_json::json!({ "roleId": id.0, "name": name }),
-        )
-        .await?;
-        tx.commit().await?;
+                Ok(())
+            })
+            .await?;
         Ok(Deleted::Deleted)
     }
 }

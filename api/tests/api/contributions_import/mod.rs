@@ -185,4 +185,5 @@ mod access;
 mod actblue_export;
 mod attribution;
 mod webhook;
+mod webhook_load;
 mod winred;

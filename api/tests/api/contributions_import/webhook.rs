@@ -1,6 +1,6 @@
 use super::*;
 
-fn basic(user: &str, password: &str) -> String {
+pub(super) fn basic(user: &str, password: &str) -> String {
     use base64::Engine;
     format!(
         "Basic {}",

@@ -161,3 +161,60 @@ async fn a_form_save_refused_for_its_redirect_url_leaves_no_new_origin_code_behi
     assert_eq!(found.as_array().unwrap().len(), 1);
     assert_eq!(form["externalOriginCodeId"], found[0]["id"]);
 }
+
+#[tokio::test]
+async fn issue_27_item_16_a_form_nobody_can_fill_in_is_not_enabled() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let refusal = (
+        StatusCode::BAD_REQUEST,
+        "This form cannot be enabled: its body has no <form> with an e-mail field (an input of type email or \
+         named email), so visitors would have nothing to fill in."
+            .to_owned(),
+    );
+    // Created enabled with a body that has nothing to fill in: refused, and nothing is saved.
+    for body in [
+        "<h2>Sign up</h2><p>Join us!</p>",
+        "<form><input type=\"text\" name=\"name\"><button type=\"submit\">Go</button></form>",
+    ] {
+        let response = app
+            .api(Method::POST, "/api/crm-form", &session)
+            .json(&json!({ "name": "Empty", "bodyHtml": body, "enabled": true }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(json_message(response).await, refusal, "{body}");
+    }
+    assert_eq!(app.get_json("/api/crm-form", &session).await, json!([]));
+
+    // Saved disabled it is kept; enabling it is refused; a body with an e-mail field can then be enabled.
+    let form = create_form(
+        &app,
+        &session,
+        json!({ "name": "Later", "bodyHtml": "<p>Coming soon</p>", "enabled": false }),
+    )
+    .await;
+    let id = form["id"].as_i64().unwrap();
+    let patch = |body: Value| {
+        app.api(Method::PATCH, &format!("/api/crm-form/{id}"), &session)
+            .json(&body)
+            .send()
+    };
+    assert_eq!(
+        json_message(patch(json!({ "enabled": true })).await.unwrap()).await,
+        refusal
+    );
+    let still = app.get_json(&format!("/api/crm-form/{id}"), &session).await;
+    assert_eq!(still["enabled"], false);
+    let enabled = patch(json!({ "enabled": true,
+        "bodyHtml": "<form><input type=\"email\" name=\"email\"><button type=\"submit\">Join</button></form>" }))
+    .await
+    .unwrap();
+    assert_eq!(enabled.status(), StatusCode::OK);
+    // An enabled form cannot lose its e-mail field either.
+    assert_eq!(
+        json_message(patch(json!({ "bodyHtml": "<p>Gone</p>" })).await.unwrap()).await,
+        refusal
+    );
+}

@@ -18,7 +18,7 @@ pub struct TestApp {
 fn init_logs() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     if std::env::var_os("TEST_LOG").is_some() {
-        ONCE.call_once(worker::init_tracing);
+        ONCE.call_once(telemetry::init_tracing);
     }
 }
 
@@ -67,6 +67,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         auth_attempts_per_address: 0,
         auth_limit_window_seconds: 900,
         auth_account_failures_before_delay: 0,
+        registrations_per_address_per_hour: 0,
+        registrations_per_email_per_hour: 0,
         trusted_proxies: Default::default(),
         dev_log_codes: false,
     };

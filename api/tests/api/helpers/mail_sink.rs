@@ -1,7 +1,7 @@
 //! A local SMTP sink and reading what it received.
 
+use mail::sink::{serve, Delivered};
 use std::sync::{Arc, Mutex};
-use worker::mail::sink::{serve, Delivered};
 
 /// A local SMTP sink on a free port; returns the port and what it received.
 pub async fn start_sink() -> (u16, Arc<Mutex<Vec<Delivered>>>) {

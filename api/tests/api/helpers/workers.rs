@@ -44,8 +44,51 @@ impl TestApp {
         self.start_pool(None, Some((client_id, every))).await
     }
 
+    /// A worker that claims this client's jobs from the database (as production workers do, every 2 s) and
+    /// never reconciles: a job runs through its queue message or the database path.
+    pub async fn start_worker_claiming(&self, client_id: i64) -> WorkerHandle {
+        let queue = JobQueue::connect(&redis_url(), &self.queue_name)
+            .await
+            .unwrap();
+        let mut config = self.pool_config(None, None);
+        config.claim_every = Some(Duration::from_secs(2));
+        config.reconcile_only_client = Some(client_id);
+        self.start_pool_on(queue, config).await
+    }
+
+    /// A worker with one slot: it handles queue messages one at a time, in the order they were queued, so a job
+    /// that finishes tells the test that every message queued before it was handled.
+    pub async fn start_worker_one_at_a_time(&self) -> WorkerHandle {
+        let queue = JobQueue::connect(&redis_url(), &self.queue_name)
+            .await
+            .unwrap();
+        let mut config = self.pool_config(None, None);
+        config.concurrency = 1;
+        self.start_pool_on(queue, config).await
+    }
+
     async fn start_worker_with(&self, schedule_every: Option<Duration>) -> WorkerHandle {
         self.start_pool(schedule_every, None).await
+    }
+
+    /// The pool configuration of the test workers: two slots, no database claim, production's stall threshold.
+    pub fn pool_config(
+        &self,
+        schedule_every: Option<Duration>,
+        reconcile: Option<(i64, Duration)>,
+    ) -> PoolConfig {
+        PoolConfig {
+            concurrency: 2,
+            liveness: worker::Liveness::new("test-worker", &self.queue_name),
+            shutdown_timeout: Duration::from_secs(5),
+            schedule_every,
+            reconcile_every: reconcile.map(|r| r.1),
+            claim_every: None,
+            reconcile_only_client: reconcile.map(|r| r.0),
+            // Tests make their clients' spares themselves (`create_client`).
+            spare_schemas: None,
+            stall_after: worker::STALL_AFTER,
+        }
     }
 
     async fn start_pool(
@@ -56,24 +99,24 @@ impl TestApp {
         let queue = JobQueue::connect(&redis_url(), &self.queue_name)
             .await
             .unwrap();
-        let config = PoolConfig {
-            concurrency: 2,
-            name: "test-worker".into(),
-            shutdown_timeout: Duration::from_secs(5),
-            schedule_every,
-            reconcile_every: reconcile.map(|r| r.1),
-            reconcile_only_client: reconcile.map(|r| r.0),
-            // Tests make their clients' spares themselves (`create_client`).
-            spare_schemas: None,
-        };
-        let services = std::sync::Arc::new(worker::Services {
-            smtp: worker::mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
+        let config = self.pool_config(schedule_every, reconcile);
+        self.start_pool_on(queue, config).await
+    }
+
+    /// The services of the test workers: the app's mail sink and link key.
+    pub fn worker_services(&self) -> std::sync::Arc<worker::Services> {
+        std::sync::Arc::new(worker::Services {
+            smtp: mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
             send_journal: self.send_journal.clone(),
-            links: worker::mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
+            links: mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
             send_rate_per_second: 0,
             send_concurrency: 4,
-            mail_from_address: worker::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
-        });
+            mail_from_address: mail::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
+        })
+    }
+
+    async fn start_pool_on(&self, queue: JobQueue, config: PoolConfig) -> WorkerHandle {
+        let services = self.worker_services();
         let (tx, rx) = oneshot::channel::<()>();
         let tenancy = self.tenancy.clone();
         let task = tokio::spawn(async move {

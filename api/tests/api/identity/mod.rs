@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use std::sync::{Arc, Mutex};
 
-use worker::mail::sink::Delivered;
+use mail::sink::Delivered;
 
 type Inbox = Arc<Mutex<Vec<Delivered>>>;
 

@@ -187,3 +187,106 @@ async fn neither_the_master_secret_nor_the_tracking_key_signs_tokens_or_keys_has
     assert_eq!(stored.len(), 1);
     assert_ne!(stored[0], with_master, "keyed with the master secret");
 }
+
+/// Makes every spent refresh token of the universal realm look spent a minute ago, past the grace for two tabs.
+async fn age_spent_tokens(app: &TestApp) {
+    let mut tx = app.tenancy.public().await.unwrap();
+    sqlx::query("update auth_spent_refresh_tokens set spent = spent - interval '1 minute'")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+}
+
+async fn refresh(app: &TestApp, token: &Value) -> (StatusCode, Value) {
+    post_json(
+        app,
+        "/auth-api/auth/refresh",
+        json!({ "refreshToken": token }),
+    )
+    .await
+}
+
+/// Issue 33, item 11: a replayed old refresh token is a stolen copy, so it ends the whole session family: the
+/// session it belonged to and the client session a client login made from it, with their access tokens.
+#[tokio::test]
+async fn a_replayed_refresh_token_ends_the_whole_session_family() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let email = app.create_user(true, &[]).await;
+    let (_, login) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    let stolen = login["refreshToken"].clone();
+    let (status, universal) = refresh(&app, &stolen).await;
+    assert_eq!(status, StatusCode::OK);
+    let in_client: Value = app
+        .client_login(universal["accessToken"].as_str().unwrap(), client.id)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let (status, in_client) = refresh(&app, &in_client["refreshToken"]).await;
+    assert_eq!(status, StatusCode::OK);
+    let session = session_from(&in_client, &client);
+    let lists = || async {
+        app.api(Method::GET, "/api/crm-list", &session)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    assert_eq!(lists().await, StatusCode::OK);
+
+    age_spent_tokens(&app).await;
+    let (status, _) = refresh(&app, &stolen).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "the replay itself is refused"
+    );
+    assert_eq!(
+        lists().await,
+        StatusCode::UNAUTHORIZED,
+        "the client session made from the stolen one has ended, access token included"
+    );
+    let (status, _) = refresh(&app, &in_client["refreshToken"]).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "the current refresh token of the family no longer works"
+    );
+
+    // Another session of the same user, signed in elsewhere, is not part of the family and lives on.
+    let other = app.session_for(&email, &client).await;
+    assert_eq!(
+        app.api(Method::GET, "/api/crm-list", &other)
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::OK
+    );
+}
+
+/// Two tabs of one browser may refresh with the same token at once: the loser is refused, but nothing ends.
+#[tokio::test]
+async fn a_token_spent_moments_ago_is_refused_without_ending_the_session() {
+    let app = spawn_app().await;
+    let email = app.create_user(true, &[]).await;
+    let (_, login) = post_json(
+        &app,
+        "/auth-api/auth/login",
+        json!({ "username": email, "password": PASSWORD }),
+    )
+    .await;
+    let (status, first_tab) = refresh(&app, &login["refreshToken"]).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = refresh(&app, &login["refreshToken"]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = refresh(&app, &first_tab["refreshToken"]).await;
+    assert_eq!(status, StatusCode::OK, "the session lives on");
+}

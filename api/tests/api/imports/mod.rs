@@ -31,6 +31,7 @@ fn list_id(job: &Value) -> i64 {
 
 mod csv;
 mod failures;
+mod hostile;
 mod mapped;
 mod ngp;
 mod ownership;

@@ -7,8 +7,8 @@ async fn imports_skip_cells_containing_a_nul_byte_with_a_reason() {
     let client = app.create_client().await;
     let session = app.session(&client).await;
 
-    // Past the first 64 KB, where the file is sniffed for binary content.
-    let mut csv = b"Email,First\n".to_vec();
+    // One in the first 64 KB (once sniffed as binary content, which failed the whole file) and one past them.
+    let mut csv = b"Email,First\nearly@example.org,Ea\x00rly\n".to_vec();
     for i in 0..3000 {
         csv.extend_from_slice(format!("person{i}@example.org,Person number {i}\n").as_bytes());
     }
@@ -24,9 +24,11 @@ async fn imports_skip_cells_containing_a_nul_byte_with_a_reason() {
     assert_eq!(job["success"], true, "{job}");
     assert_eq!(
         job["result"]["message"],
-        "Read 3002 rows: 3001 contacts created, 0 matched, 3001 added to the list; 1 skipped."
+        "Read 3003 rows: 3001 contacts created, 0 matched, 3001 added to the list; 2 skipped. \
+         Rows 2, 3003 were skipped: they hold a NUL byte."
     );
-    assert_eq!(job["result"]["details"]["skipped"]["nulByte"], 1);
+    assert_eq!(job["result"]["details"]["skipped"]["nulByte"], 2);
+    assert_eq!(job["result"]["details"]["nulByteRows"], json!([2, 3003]));
     let names = contacts(&app, &client).await;
     assert!(names.iter().all(|c| c.0 != "nul@example.org"));
     assert!(names.iter().any(|c| c.0 == "last@example.org"));

@@ -18,14 +18,14 @@ async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Valu
     response.json().await.unwrap()
 }
 
-type Inbox = std::sync::Arc<std::sync::Mutex<Vec<worker::mail::sink::Delivered>>>;
+type Inbox = std::sync::Arc<std::sync::Mutex<Vec<mail::sink::Delivered>>>;
 
 async fn start_sink() -> (u16, Inbox) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let inbox: Inbox = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let store = inbox.clone();
-    tokio::spawn(worker::mail::sink::serve_with_policy(
+    tokio::spawn(mail::sink::serve_with_policy(
         listener,
         std::sync::Arc::new(move |m| store.lock().unwrap().push(m)),
         std::sync::Arc::new(|_: &str| None),

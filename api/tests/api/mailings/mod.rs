@@ -29,16 +29,16 @@ async fn list(app: &TestApp, session: &Session) -> i64 {
 
 /// A local SMTP sink answering each recipient as `policy` says.
 async fn start_sink_with(
-    policy: worker::mail::sink::RecipientPolicy,
+    policy: mail::sink::RecipientPolicy,
 ) -> (
     u16,
-    std::sync::Arc<std::sync::Mutex<Vec<worker::mail::sink::Delivered>>>,
+    std::sync::Arc<std::sync::Mutex<Vec<mail::sink::Delivered>>>,
 ) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let inbox = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let store = inbox.clone();
-    tokio::spawn(worker::mail::sink::serve_with_policy(
+    tokio::spawn(mail::sink::serve_with_policy(
         listener,
         std::sync::Arc::new(move |m| store.lock().unwrap().push(m)),
         policy,
@@ -113,7 +113,7 @@ async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &st
 }
 
 /// The first recipient of each delivered message, sorted.
-fn delivered_to(inbox: &std::sync::Mutex<Vec<worker::mail::sink::Delivered>>) -> Vec<String> {
+fn delivered_to(inbox: &std::sync::Mutex<Vec<mail::sink::Delivered>>) -> Vec<String> {
     let mut to: Vec<String> = inbox
         .lock()
         .unwrap()
@@ -131,6 +131,7 @@ fn addresses(prefix: &str, n: usize) -> Vec<String> {
 mod crash_safety;
 mod delivery;
 mod drafts;
+mod issue27;
 mod smtp_faults;
 mod templates;
 mod test_send;

@@ -1,4 +1,4 @@
-//! Email › Planning against a hand-built fixture in America/New_York (README "Planning"): every figure below is
+//! Email › Planning against a hand-built fixture in America/New_York (docs/planning.md): every figure below is
 //! worked out by hand from the rows inserted here.
 
 use crate::helpers::*;

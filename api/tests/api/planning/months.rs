@@ -13,14 +13,23 @@ async fn each_month_shows_goal_planned_and_actual_revenue_and_its_marked_days() 
     .fetch_one(&mut *tx)
     .await
     .unwrap();
+    // Actual is e-mail revenue by send date (docs/metrics.md): the net of the gifts of mailings whose send
+    // started in the month, whenever paid. "March appeal" went out on 27 February, so all its gifts are February's.
+    let april: i64 = sqlx::query_scalar(
+        "insert into mailings (name, subject_line, is_draft, send_time, send_attempt)
+         values ('April appeal', 'Give', false, '2030-04-01 03:30Z', '2030-04-01 03:30Z') returning id",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
     // line, paid at (UTC), amount, attributed, refunded
     let gifts = [
-        ("g1", "2030-03-01 03:00Z", "10.00", true, false), // 28 Feb 22:00 in New York: February
+        ("g1", "2030-03-01 03:00Z", "10.00", true, false),
         ("g2", "2030-03-15 12:00Z", "100.00", true, false),
-        ("g3", "2030-04-01 03:30Z", "50.25", true, false), // 31 Mar 23:30 in New York: March
-        ("g4", "2030-03-10 12:00Z", "999.00", true, true), // refunded: not counted
+        ("g3", "2030-04-01 03:30Z", "50.25", true, false),
+        ("g4", "2030-03-10 12:00Z", "999.00", true, true), // refunded: counts 0
         ("g5", "2030-03-11 12:00Z", "77.00", false, false), // not from e-mail
-        ("g6", "2030-03-12 12:00Z", "-5.00", true, false), // a refund line: not a gift
+        ("g6", "2030-03-12 12:00Z", "-5.00", true, false), // a refund line takes its amount away
     ];
     for (line, at, amount, attributed, refunded) in gifts {
         sqlx::query(
@@ -92,8 +101,10 @@ async fn each_month_shows_goal_planned_and_actual_revenue_and_its_marked_days() 
     assert_eq!(
         calendar["months"],
         json!([
-            { "month": "2030-02-01", "goal": null, "planned": "300.00", "actual": "10.00" },
-            { "month": "2030-03-01", "goal": "20000.00", "planned": "4000.50", "actual": "150.25" },
+            // 10 + 100 + 50.25 + 0 − 5: paid in February and March, all from the 27 February send.
+            { "month": "2030-02-01", "goal": null, "planned": "300.00", "actual": "155.25" },
+            // "April appeal" started at 23:30 on 31 March in New York: a March send, without gifts yet.
+            { "month": "2030-03-01", "goal": "20000.00", "planned": "4000.50", "actual": "0.00" },
         ])
     );
     assert_eq!(
@@ -106,6 +117,7 @@ async fn each_month_shows_goal_planned_and_actual_revenue_and_its_marked_days() 
         ])
     );
     assert_eq!(entries(&calendar, "sent")[0]["day"], "2030-02-27");
+    assert_eq!(entries(&calendar, "sent")[1]["id"], april);
 
     // Clearing the goal and the election day.
     send(

@@ -167,8 +167,26 @@ async fn each_report_equals_its_hand_computation() {
             .iter()
             .map(|c| c["kind"].as_str().unwrap().to_owned())
             .collect();
-        let csv_rows = read_csv(&download(&app, &session, kind, "csv").await);
-        assert_eq!(csv_rows, expected, "{kind} csv");
+        let csv_bytes = download(&app, &session, kind, "csv").await;
+        assert_eq!(read_csv(&csv_bytes), expected, "{kind} csv");
+        // A day is a day of the client's zone, and the file says which (issue 27).
+        let header: Vec<String> = page["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| match c["kind"].as_str().unwrap() {
+                "date" => format!("{} (America/New_York)", c["label"].as_str().unwrap()),
+                _ => c["label"].as_str().unwrap().to_owned(),
+            })
+            .collect();
+        let mut reader = csv::Reader::from_reader(csv_bytes.as_slice());
+        let read: Vec<String> = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(read, header, "{kind} csv header");
         let xlsx_rows = read_xlsx(&download(&app, &session, kind, "xlsx").await, &kinds);
         assert_eq!(xlsx_rows, expected, "{kind} xlsx");
     }

@@ -1,5 +1,5 @@
 //! Reports against a hand-built fixture: every number below is computed by hand from the rows inserted here
-//! (README "Reports"), in the client's zone (America/New_York) and calendar fiscal year. The files (CSV, XLSX,
+//! (docs/reports.md), in the client's zone (America/New_York) and calendar fiscal year. The files (CSV, XLSX,
 //! the job's file and the scheduled e-mail's attachment) are read back and must equal the page.
 
 use crate::helpers::*;
@@ -120,6 +120,11 @@ pub fn read_xlsx(bytes: &[u8], kinds: &[String]) -> Vec<Vec<String>> {
                     (Data::Float(n), "ratio") => format!("{n:.2}"),
                     (Data::Float(n), _) => format!("{n}"),
                     (Data::Int(n), _) => n.to_string(),
+                    // A date cell counts days from Excel's epoch.
+                    (Data::DateTime(d), "date") => (chrono::NaiveDate::from_ymd_opt(1899, 12, 30)
+                        .unwrap()
+                        + chrono::Duration::days(d.as_f64() as i64))
+                    .to_string(),
                     (Data::String(s), _) => s.clone(),
                     (Data::Empty, _) => String::new(),
                     (other, _) => other.to_string(),

@@ -162,3 +162,64 @@ async fn origin_codes_show_what_their_contacts_gave() {
         [("2026-02-23".to_owned(), 1), ("2026-03-09".to_owned(), 2)]
     );
 }
+
+/// Issue 27, item 2: a donor imported long after giving is acquired at their first gift (and a form signup before
+/// the contact was made counts too), so the 30 / 90 / 365-day windows are less than all.
+#[tokio::test]
+async fn issue_27_origin_code_windows_start_at_a_contacts_earliest_known_moment() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    // A: imported 2026-03-10, first gift 2025-10-01. B: imported 2026-03-10, signed up 2026-01-01. C: no gift.
+    app.exec_in(
+        &client,
+        "insert into origin_codes (name) values ('actblue');
+         insert into contacts (email, origin_code_id, created)
+         select e, (select id from origin_codes where name = 'actblue'), '2026-03-10 12:00Z'
+         from unnest(array['a@example.org', 'b@example.org', 'c@example.org']) e;
+         insert into external_signups (contact_id, email, created)
+         select id, email, '2026-01-01 12:00Z' from contacts where email = 'b@example.org';
+         insert into contributions (platform, line_item_id, paid_at, amount, contact_id, email)
+         select 'actblue', x.line, x.paid::timestamptz, x.amount, c.id, c.email
+         from (values ('A1', '2025-10-01 12:00Z', 100.00, 'a@example.org'),
+                      ('A2', '2025-10-20 12:00Z', 50.00, 'a@example.org'),
+                      ('A3', '2025-12-15 12:00Z', 25.00, 'a@example.org'),
+                      ('A4', '2026-03-12 12:00Z', 10.00, 'a@example.org'),
+                      ('A5', '2026-10-15 12:00Z', 10.00, 'a@example.org'),
+                      ('B1', '2026-02-15 12:00Z', 40.00, 'b@example.org'))
+              as x (line, paid, amount, email)
+         join contacts c on c.email = x.email;",
+    )
+    .await;
+    let value = app
+        .get_json(
+            "/api/external-origin-code/value?from=2026-03-01&to=2026-03-31",
+            &session,
+        )
+        .await;
+    let items = value["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{items:?}");
+    let v = &items[0];
+    // A: 30 days from 2025-10-01 hold 150, 90 days 175, 365 days 185 (A5 is 379 days on), all 195.
+    // B: acquired at the signup; B1 is 45 days on: 0, 40, 40, 40.
+    assert_eq!(
+        (
+            &v["acquired"],
+            &v["donors"],
+            &v["revenue30"],
+            &v["revenue90"],
+            &v["revenue365"],
+            &v["revenueAll"],
+            &v["revenuePerContact"]
+        ),
+        (
+            &json!(3),
+            &json!(2),
+            &json!("150.00"),
+            &json!("215.00"),
+            &json!("225.00"),
+            &json!("235.00"),
+            &json!("78.33")
+        )
+    );
+}

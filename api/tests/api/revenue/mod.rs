@@ -1,5 +1,5 @@
 //! The revenue read side against a small hand-built fixture: every figure below is computed by hand from the
-//! rows inserted here (README "Revenue metrics"), in the client's zone (America/New_York).
+//! rows inserted here (docs/metrics.md), in the client's zone (America/New_York).
 
 use crate::helpers::*;
 
@@ -276,6 +276,7 @@ async fn fixture(app: &TestApp, client: &Client) -> Fixture {
 const MARCH: &str = "from=2026-03-01&to=2026-03-31";
 
 mod attribution;
+mod page_filters;
 mod rollups;
 mod summary;
 mod tables;

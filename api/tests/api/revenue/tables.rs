@@ -74,7 +74,14 @@ async fn the_gift_table_pages_sorts_filters_and_exports() {
     let body = csv.text().await.unwrap();
     let rows: Vec<&str> = body.lines().collect();
     assert_eq!(rows.len(), 8);
-    assert!(rows[0].starts_with("Date,Platform,Lineitem ID,Amount,Fee,Reference Code"));
+    // Issue 27 item 9: the header names the zone the times are written in.
+    assert!(
+        rows[0].starts_with(
+            "Paid at (America/New_York),Platform,Lineitem ID,Amount,Fee,Reference Code"
+        ),
+        "{}",
+        rows[0]
+    );
     assert_eq!(
         rows[1],
         "2026-03-01 00:10:00,actblue,L8,5.00,0.20,,,no,no,a@example.org,,,,none"
@@ -103,6 +110,23 @@ async fn the_gift_table_pages_sorts_filters_and_exports() {
     );
     let bytes = xlsx.bytes().await.unwrap();
     assert_eq!(&bytes[..2], b"PK");
+    // The time column is a real date cell in the client's zone, under a header that names the zone.
+    use calamine::{Data, Reader, Xlsx};
+    let mut book = Xlsx::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let sheet = book.worksheet_range_at(0).unwrap().unwrap();
+    assert_eq!(
+        sheet.get((0, 0)),
+        Some(&Data::String("Paid at (America/New_York)".to_owned()))
+    );
+    match sheet.get((1, 0)) {
+        // 2026-03-01 is day 46,082 of Excel's calendar; 00:10 is 10 / 1,440 of a day.
+        Some(Data::DateTime(t)) => assert!(
+            (t.as_f64() - (46_082.0 + 10.0 / 1440.0)).abs() < 1e-6,
+            "{}",
+            t.as_f64()
+        ),
+        other => panic!("not a date cell: {other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -124,6 +148,7 @@ async fn source_codes_show_parts_money_and_what_they_are_tied_to() {
             "gifts": 2, "donors": 1, "gross": "35.00", "net": "35.00", "averageGift": "17.50",
             "firstGift": "2026-03-02T15:00:00+00:00", "lastGift": "2026-03-15T16:00:00+00:00",
             "mailingId": fx.mailing, "mailingName": "Spring appeal", "formId": null, "formName": null,
+            "giftsBeforeSend": 0,
         })
     );
     assert_eq!(

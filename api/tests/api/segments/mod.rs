@@ -1,4 +1,4 @@
-//! Segments against hand-built fixtures: each rule kind's members are written out below (README "Segments").
+//! Segments against hand-built fixtures: each rule kind's members are written out below (docs/segments.md).
 
 use crate::helpers::*;
 
@@ -193,5 +193,6 @@ fn cond(field: &str, op: &str, value: Value) -> Value {
 }
 
 mod compute;
+mod references;
 mod rollups;
 mod rules;

@@ -66,6 +66,17 @@ async fn the_giving_and_engagement_rollups_equal_a_recount_after_every_kind_of_c
                 case when g % 3 = 0 then 'NY' when g % 3 = 1 then '' end,
                 case when g % 4 = 0 then lpad(g::text, 5, '0') end
          from generate_series(1, 200) g",
+        // A second import into the same donors, at the same times as their gifts (ties go to the later line),
+        // with states and ZIPs of its own: merged from the batch's rows, it must equal the recount.
+        "insert into contributions (platform, line_item_id, paid_at, amount, contact_id, recurring_months, state, zip)
+         select 'actblue', 'T' || g, timestamptz '2030-01-01' + (g % 37) * interval '1 day', 1 + (g * 3) % 50,
+                (select min(id) from contacts) + g % 40, case when g % 7 = 0 then 1 end,
+                case when g % 2 = 0 then 'TX' end, case when g % 3 = 0 then '99999' end
+         from generate_series(1, 120) g",
+        // An older gift and a refunded one change no latest value.
+        "insert into contributions (platform, line_item_id, paid_at, amount, contact_id, refunded_at, state)
+         values ('actblue', 'O1', timestamptz '2020-01-01', 5000, (select min(id) from contacts), null, 'WA'),
+                ('actblue', 'O2', timestamptz '2031-01-01', 7000, (select min(id) from contacts), now(), '')",
         // One webhook gift.
         "insert into contributions (platform, line_item_id, paid_at, amount, contact_id, state)
          values ('actblue', 'W1', timestamptz '2030-06-01', 250, (select min(id) from contacts), 'CA')",

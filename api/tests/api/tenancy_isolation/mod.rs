@@ -13,10 +13,26 @@ enum Guard {
     SignedIn,
     /// A signed-in user holding this universal permission.
     Universal(&'static str),
-    /// Any user acting for the client: CRM pages need no permission (spec section 6).
-    ClientUser,
+    /// Any user acting for the client, for the reason stated.
+    Open(Why),
+    /// Any user acting for the client; what needs one of these permissions is left out of the answer for the
+    /// others (`no_role::*` checks what is left).
+    Trimmed(&'static [&'static str]),
     /// A user acting for the client and holding one of these permissions there.
     Client(&'static [&'static str]),
+}
+
+/// Why an operation needs no permission (issue 33, item 7: every operation states its permission).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Why {
+    /// The CRM pages need none (spec section 6).
+    Crm,
+    /// A fixed list of options that names no client data (flight types, permission names …).
+    FixedOptions,
+    /// The app shell every user loads (app settings).
+    Shell,
+    /// The user's own jobs; agency staff and holders of "view user" see every job (docs/jobs.md).
+    OwnJobs,
 }
 
 const EDIT_ROLE: &str = "edit role";
@@ -161,6 +177,44 @@ async fn user_without_permissions(
     (session, basic, id)
 }
 
+/// A client user of `client`: registered, verified and enabled, with no second factor and no role. Their
+/// session (signed in straight to their client) and id.
+async fn client_user_without_roles(app: &TestApp, client: &tenancy::Client) -> (Session, i64) {
+    let email = format!("{}@example.org", unique("member"));
+    let hash = api::auth::hash_password(PASSWORD).unwrap();
+    app.exec_in(
+        client,
+        &format!(
+            "insert into client_users (email, password_hash, two_factor_method, email_verified, enabled)
+             values ('{email}', '{hash}', 'none', now(), true)"
+        ),
+    )
+    .await;
+    let id = app
+        .scalar_in(
+            client,
+            &format!("select id from client_users where email = '{email}'"),
+        )
+        .await;
+    let response = app
+        .request(Method::POST, "/auth-api/auth/login")
+        .json(&json!({ "username": email, "password": PASSWORD, "client": client.short_name }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    let session = Session {
+        token: body["accessToken"]
+            .as_str()
+            .expect("signed in without a second factor")
+            .to_owned(),
+        client: client.clone(),
+    };
+    (session, id)
+}
+
 mod contacts_in_bulk;
 mod every_operation;
+mod no_role;
 mod sessions;

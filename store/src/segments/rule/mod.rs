@@ -109,7 +109,7 @@ pub enum SourceText {
     Campaign,
 }
 
-/// One condition, typed. README "Segments" gives each one's exact definition.
+/// One condition, typed. docs/segments.md gives each one's exact definition.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
     Gave(Window),

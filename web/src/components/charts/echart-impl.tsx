@@ -11,6 +11,7 @@ import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import type { EChartProps } from './echart';
 import { useTheme } from '@/lib/theme';
+import { clearLegend } from './layout';
 
 // Only what the analytics pages draw is bundled (echarts/core plus these parts).
 echarts.use([
@@ -32,7 +33,7 @@ export default function EChartImpl({ option, label, height = 300 }: EChartProps)
     <div role="img" aria-label={label}>
       <EChartsReactCore
         echarts={echarts}
-        option={{ backgroundColor: 'transparent', ...option }}
+        option={{ backgroundColor: 'transparent', ...clearLegend(option) }}
         theme={theme === 'dark' ? 'dark' : undefined}
         // A new theme needs a new instance: the key remounts the chart.
         key={theme}

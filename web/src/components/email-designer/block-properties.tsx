@@ -1,4 +1,5 @@
 import Form from 'react-bootstrap/Form';
+import { Field } from '@/components/form/field';
 import { safeUrl } from './html';
 import { blockLabel, LIMITS, type Align, type Block } from './model';
 
@@ -30,19 +31,17 @@ export function BlockProperties({
     const raw = b[field];
     const invalid = raw.trim() !== '' && safeUrl(raw, { allowMailto }) === null;
     return (
-      <Form.Group className="mb-2" controlId={id(field)}>
-        <Form.Label>{label}</Form.Label>
-        <Form.Control
-          type="url"
-          value={raw}
-          placeholder="https://"
-          isInvalid={invalid}
-          onChange={(e) => onPatch({ [field]: e.target.value })}
-        />
-        <Form.Control.Feedback type="invalid">
-          {allowMailto ? 'Only http(s) and mailto links are kept.' : 'Only http(s) images are kept.'}
-        </Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id={id(field)}
+        label={label}
+        className="mb-2"
+        type="url"
+        value={raw}
+        placeholder="https://"
+        onChange={(e) => onPatch({ [field]: e.target.value })}
+        invalid={invalid}
+        error={allowMailto ? 'Only http(s) and mailto links are kept.' : 'Only http(s) images are kept.'}
+      />
     );
   };
 

@@ -50,3 +50,21 @@ export function parseViewerPath(pathname: string): ViewerParams {
 /** The body the server gives a form saved without one (api/src/sanitize.rs, DEFAULT_FORM_BODY). */
 export const DEFAULT_FORM_BODY =
   '<form>\n  <label for="email">Email</label>\n  <input type="email" id="email" name="email" placeholder="you@example.org" required>\n  <button type="submit">Sign up</button>\n</form>';
+
+/** Why a form cannot be enabled; the server refuses with the same words (api/src/routes/forms/edit.rs). */
+export const NOT_FILLABLE =
+  'This form cannot be enabled: its body has no <form> with an e-mail field (an input of type email or named email), so visitors would have nothing to fill in.';
+
+/**
+ * Whether a visitor can sign up with this body: it has a `<form>` and an e-mail field (`type=email` or
+ * `name=email`), which the public viewer reads the address from. The server checks the same.
+ */
+export function isFillable(bodyHtml: string): boolean {
+  const doc = new DOMParser().parseFromString(bodyHtml, 'text/html');
+  const email = Array.from(doc.querySelectorAll('input')).some(
+    (input) =>
+      (input.getAttribute('type') ?? '').trim().toLowerCase() === 'email' ||
+      (input.getAttribute('name') ?? '').trim().toLowerCase() === 'email',
+  );
+  return doc.querySelector('form') !== null && email;
+}

@@ -1,4 +1,5 @@
 import type { Mailing } from '@/api/gen/model';
+import { fromZonedInput, toZonedInput } from '@/lib/time-zone';
 
 export type MailingStatus = 'DRAFT' | 'SENT' | 'CONFIRMED';
 
@@ -18,21 +19,10 @@ export function openRate(openCount: number, recipCount: number): string {
   return (openCount / recipCount).toFixed(3);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
+/** An ISO date-time as the client zone's `YYYY-MM-DDTHH:mm` of a datetime-local input ("" when not a date). */
+export const toDateTimeLocal = (iso: string | null | undefined): string => toZonedInput(iso);
 
-/** An ISO date-time as the local `YYYY-MM-DDTHH:mm` of a datetime-local input ("" when not a date). */
-export function toDateTimeLocal(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** A datetime-local value (local time) as an ISO string; null when empty or invalid. */
-export function fromDateTimeLocal(value: string): string | null {
-  if (!value) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
+/** A datetime-local value (the client zone's wall-clock time) as an ISO string; null when empty or invalid. */
+export const fromDateTimeLocal = (value: string): string | null => fromZonedInput(value);
 
 export const MERGE_TAGS = ['First.Name', 'Email'];

@@ -13,7 +13,9 @@ import { StatTiles } from '@/components/stat-tiles';
 import { formatIsoDate, isoDate, isValidRange, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
+import { EmailRevenueNote } from '@/components/definition-note';
 import { formatRate, heatMapOption, listOption, ratesOption, revenueOption, totalTiles } from './utils';
+import { clientToday } from '@/lib/time-zone';
 
 const periodCol = columnsFor<EmailPeriod>();
 const periodColumns = periodCol.columns([
@@ -62,7 +64,7 @@ const externalColumns = extCol.columns([
 ]);
 
 /** The last six months up to today. */
-export function defaultRange(today: Date = new Date()): DateRange {
+export function defaultRange(today: Date = clientToday()): DateRange {
   return { from: isoDate(new Date(today.getFullYear(), today.getMonth() - 5, 1)), to: isoDate(today) };
 }
 
@@ -73,7 +75,8 @@ function ExternalMailings({ range }: { range: DateRange }) {
   if (external.data.length === 0) return <EmptyState>No external mailings in this range.</EmptyState>;
   return (
     <DataTable
-      label="External mailings"
+      stickyFirst
+      label="External mailings" columnChoiceKey="email-analytics-external"
       columns={externalColumns}
       data={external.data}
       numeric={['recipients', 'delivered', 'bounces', 'opens', 'clicks', 'unsubscribes', 'revenue']}
@@ -81,7 +84,7 @@ function ExternalMailings({ range }: { range: DateRange }) {
   );
 }
 
-/** Email › E-mail Analytics: the programme by week or month (README "E-mail analytics"). */
+/** Email › E-mail Analytics: the programme by week or month (docs/email-analytics.md). */
 export function EmailAnalyticsPage() {
   const [params, setParams] = useSearchParams();
   const asked = { from: params.get('from') ?? '', to: params.get('to') ?? '' };
@@ -140,6 +143,7 @@ export function EmailAnalyticsPage() {
             </div>
             <div className="col-lg-6">
               <h2 className="h6">Revenue from e-mail</h2>
+              <EmailRevenueNote extra="This page adds the revenue and deliveries of external mailings, on their send day." />
               <EChart label="Revenue from e-mail and RPM" option={revenueOption(analytics.data.periods)} />
             </div>
             <div className="col-lg-6">
@@ -148,9 +152,10 @@ export function EmailAnalyticsPage() {
             </div>
           </div>
           <h2 className="h5">By {grain}</h2>
-          <DataTable label={`Programme by ${grain}`} columns={periodColumns} data={analytics.data.periods} numeric={PERIOD_NUMERIC} />
+          <DataTable stickyFirst label={`Programme by ${grain}`} columns={periodColumns} data={analytics.data.periods} numeric={PERIOD_NUMERIC} />
           <h2 className="h5 mt-4">By mailbox provider</h2>
           <DataTable
+      stickyFirst
             label="By mailbox provider"
             columns={providerColumns}
             data={analytics.data.providers}

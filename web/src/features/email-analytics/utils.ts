@@ -9,7 +9,7 @@ import { chartNumber, formatMoney, formatPercent } from '@/lib/money';
 export const formatRate = (rate: string | null | undefined): string =>
   rate === null || rate === undefined ? '—' : formatPercent(Number(rate));
 
-/** The range's totals, in the order the README defines them. */
+/** The range's totals, in the order docs/metrics.md defines them. */
 export function totalTiles(t: EmailPeriod): StatTile[] {
   return [
     { label: 'Subscribed', value: formatCount(t.subscribed), hint: 'at the end of the range' },
@@ -96,10 +96,18 @@ export function heatMapOption(cells: EmailCell[]): EChartsCoreOption {
   const max = Math.max(1, ...data.map((d) => d[2]));
   return {
     tooltip: { position: 'top' },
-    grid: { left: 60, right: 20, top: 20, bottom: 70 },
-    xAxis: { type: 'category', name: 'Send hour', data: Array.from({ length: 24 }, (_, h) => String(h)), splitArea: { show: true } },
+    // Under the plot: hour labels, the axis name under them, then the colour scale in a row of its own.
+    grid: { left: 60, right: 20, top: 20, bottom: 95 },
+    xAxis: {
+      type: 'category',
+      name: 'Send hour',
+      nameLocation: 'middle',
+      nameGap: 28,
+      data: Array.from({ length: 24 }, (_, h) => String(h)),
+      splitArea: { show: true },
+    },
     yAxis: { type: 'category', data: WEEKDAYS, splitArea: { show: true } },
-    visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, text: ['Click rate %', ''] },
+    visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['Click rate %', ''] },
     series: [{ name: 'Click rate %', type: 'heatmap', data, label: { show: true } }],
   };
 }

@@ -1,6 +1,5 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import {
@@ -12,26 +11,28 @@ import {
 } from '@/api/gen';
 import type { ExperimentDetail, VariantFigures } from '@/api/gen/model';
 import { PageSpinner } from '@/components/page-spinner';
-import { formatCount, formatDateTime } from '@/lib/format';
+import { formatCount, formatDateTime, formatP } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
+import { columnsFor, DataTable } from '@/components/data-table';
 
-function FiguresRow({ label, f }: { label: string; f: VariantFigures }) {
-  return (
-    <tr>
-      <th scope="row">{label}</th>
-      <td>{formatCount(f.recipients)}</td>
-      <td>{formatCount(f.delivered)}</td>
-      <td>{formatCount(f.opens)}</td>
-      <td>{formatPercent(f.openRate)}</td>
-      <td>{formatCount(f.clicks)}</td>
-      <td>{formatPercent(f.clickRate)}</td>
-      <td>{formatCount(f.gifts)}</td>
-      <td>{formatPercent(f.responseRate)}</td>
-      <td>{formatMoney(f.revenue)}</td>
-      <td>{formatMoney(f.rpm)}</td>
-    </tr>
-  );
-}
+const figureCol = columnsFor<{ label: string; f: VariantFigures }>();
+const figureColumns = figureCol.columns([
+  figureCol.accessor('label', { header: 'Variant' }),
+  figureCol.display({ id: 'recipients', header: 'Recipients', cell: ({ row }) => formatCount(row.original.f.recipients) }),
+  figureCol.display({ id: 'delivered', header: 'Delivered', cell: ({ row }) => formatCount(row.original.f.delivered) }),
+  figureCol.display({ id: 'opens', header: 'Opens', cell: ({ row }) => formatCount(row.original.f.opens) }),
+  figureCol.display({ id: 'openRate', header: 'Open rate', cell: ({ row }) => formatPercent(row.original.f.openRate) }),
+  figureCol.display({ id: 'clicks', header: 'Clicks', cell: ({ row }) => formatCount(row.original.f.clicks) }),
+  figureCol.display({ id: 'clickRate', header: 'Click rate', cell: ({ row }) => formatPercent(row.original.f.clickRate) }),
+  figureCol.display({ id: 'gifts', header: 'Gifts', cell: ({ row }) => formatCount(row.original.f.gifts) }),
+  figureCol.display({
+    id: 'responseRate',
+    header: 'Response rate',
+    cell: ({ row }) => formatPercent(row.original.f.responseRate),
+  }),
+  figureCol.display({ id: 'revenue', header: 'Revenue', cell: ({ row }) => formatMoney(row.original.f.revenue) }),
+  figureCol.display({ id: 'rpm', header: 'RPM', cell: ({ row }) => formatMoney(row.original.f.rpm) }),
+]);
 
 function Decision({ e }: { e: ExperimentDetail }) {
   const r = e.result;
@@ -41,7 +42,7 @@ function Decision({ e }: { e: ExperimentDetail }) {
     <Alert variant={r.significant ? 'success' : 'secondary'} role="status">
       <div>{r.summary}</div>
       <div className="small mt-1">
-        {r.test === 'welch' ? "Welch's t-test" : 'Two-proportion z-test'}: p = {r.pValue?.toPrecision(4) ?? '—'}; difference{' '}
+        {r.test === 'welch' ? "Welch's t-test" : 'Two-proportion z-test'}: {formatP(r.pValue)}; difference{' '}
         {diff.toPrecision(4)} (95 % interval {r.ciLow?.toPrecision(4) ?? '—'} to {r.ciHigh?.toPrecision(4) ?? '—'})
         {e.decidedAt ? `; decided ${formatDateTime(e.decidedAt)}` : ''}
       </div>
@@ -95,29 +96,17 @@ export function ExperimentDetailView({ id }: { id: number }) {
           Send winner
         </Button>
       )}
-      <Table responsive size="sm" className="mt-3" aria-label="Variants">
-        <thead>
-          <tr>
-            <th>Variant</th>
-            <th>Recipients</th>
-            <th>Delivered</th>
-            <th>Opens</th>
-            <th>Open rate</th>
-            <th>Clicks</th>
-            <th>Click rate</th>
-            <th>Gifts</th>
-            <th>Response rate</th>
-            <th>Revenue</th>
-            <th>RPM</th>
-          </tr>
-        </thead>
-        <tbody>
-          {e.variants.map((v) => (
-            <FiguresRow key={v.variant} label={v.variant.toUpperCase()} f={v} />
-          ))}
-          {e.winnerSend && <FiguresRow label={`Winner send (${(e.winner ?? '').toUpperCase()})`} f={e.winnerSend} />}
-        </tbody>
-      </Table>
+      <DataTable
+        label="Variants"
+        columns={figureColumns}
+        data={[
+          ...e.variants.map((v) => ({ label: v.variant.toUpperCase(), f: v })),
+          ...(e.winnerSend ? [{ label: `Winner send (${(e.winner ?? '').toUpperCase()})`, f: e.winnerSend }] : []),
+        ]}
+        rowHeader
+        striped={false}
+        className="mt-3"
+      />
     </div>
   );
 }

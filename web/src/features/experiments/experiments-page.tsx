@@ -1,10 +1,11 @@
-import Table from 'react-bootstrap/Table';
 import { Link, useSearchParams } from 'react-router';
 import { useListExperiments } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatDateTime } from '@/lib/format';
 import { ExperimentCreateForm } from './experiment-create-form';
 import { ExperimentDetailView } from './experiment-detail';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { ExperimentSummary } from '@/api/gen/model';
 
 const METRICS: Record<string, string> = {
   open_rate: 'Open rate',
@@ -14,6 +15,25 @@ const METRICS: Record<string, string> = {
 };
 
 export const metricLabel = (metric: string) => METRICS[metric] ?? metric;
+
+const col = columnsFor<ExperimentSummary>();
+const columns = col.columns([
+  col.accessor('name', {
+    header: 'Name',
+    cell: (info) => <Link to={`/experiments?id=${info.row.original.id}`}>{info.getValue()}</Link>,
+  }),
+  col.accessor('mailingName', { header: 'Mailing' }),
+  col.accessor('metric', { header: 'Metric', cell: (info) => metricLabel(info.getValue()) }),
+  col.accessor('status', { header: 'Status', cell: (info) => info.getValue().replace(/_/g, ' ') }),
+  col.accessor('startedAt', {
+    header: 'Started',
+    cell: (info) => {
+      const at = info.getValue();
+      return at ? formatDateTime(at) : '';
+    },
+  }),
+  col.accessor('winner', { header: 'Winner', cell: (info) => info.getValue() ?? '' }),
+]);
 
 /** Email › Experiments (`/experiments`; `?id=` opens one experiment). */
 export function ExperimentsPage() {
@@ -27,37 +47,14 @@ export function ExperimentsPage() {
       {list.isPending ? (
         <PageSpinner label="Loading the experiments" />
       ) : (
-        <Table responsive hover size="sm" aria-label="Experiments">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Mailing</th>
-              <th>Metric</th>
-              <th>Status</th>
-              <th>Started</th>
-              <th>Winner</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(list.data ?? []).map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <Link to={`/experiments?id=${e.id}`}>{e.name}</Link>
-                </td>
-                <td>{e.mailingName}</td>
-                <td>{metricLabel(e.metric)}</td>
-                <td>{e.status.replace(/_/g, ' ')}</td>
-                <td>{e.startedAt ? formatDateTime(e.startedAt) : ''}</td>
-                <td>{e.winner ?? ''}</td>
-              </tr>
-            ))}
-            {list.data?.length === 0 && (
-              <tr>
-                <td colSpan={6}>No experiments yet.</td>
-              </tr>
-            )}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Experiments"
+          columns={columns}
+          data={list.data ?? []}
+          empty={list.data ? 'No experiments yet.' : undefined}
+          striped={false}
+          hover
+        />
       )}
       <ExperimentCreateForm />
     </div>

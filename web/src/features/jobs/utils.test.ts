@@ -15,7 +15,7 @@ const job = (overrides: Partial<Job> = {}): Job => ({
   is_active: true,
   created: '2026-11-22T11:30:00Z',
   updated: '2026-11-22T11:31:00Z',
-  user: { id: 7 },
+  user: { id: 7, kind: 'client' },
   ...overrides,
 });
 
@@ -23,12 +23,13 @@ describe('jobsToResume', () => {
   it("keeps the user's active, unfinished jobs of the last hour", () => {
     const jobs = [
       job({ id: 1 }),
-      job({ id: 2, user: { id: 8 } }),
+      job({ id: 2, user: { id: 8, kind: 'client' } }),
       job({ id: 3, completed: true, status: 'done' }),
       job({ id: 4, is_active: false }),
       job({ id: 5, created: '2026-11-22T10:59:00Z' }),
+      job({ id: 6, user: { id: 7, kind: 'universal' } }),
     ];
-    expect(jobsToResume(jobs, 7, NOW).map((j) => j.id)).toEqual([1]);
+    expect(jobsToResume(jobs, { id: 7, kind: 'client' }, NOW).map((j) => j.id)).toEqual([1]);
   });
 });
 

@@ -20,11 +20,19 @@ export const isExternalLink = (link: string): boolean => /^[a-z][a-z0-9+.-]*:/i.
 /** Jobs worth resuming at start-up: the user's own, created within the last hour, still active and not completed. */
 export const RESUME_WINDOW_MS = 60 * 60 * 1000;
 
-export function jobsToResume(jobs: readonly Job[], userId: number, now: number = Date.now()): Job[] {
+/** The signed-in user as a job's owner. */
+export interface JobOwner {
+  id: number;
+  kind: string;
+}
+
+export function jobsToResume(jobs: readonly Job[], user: JobOwner, now: number = Date.now()): Job[] {
   return jobs.filter((job) => {
     const created = Date.parse(job.created);
     return (
-      job.user.id === userId &&
+      // Universal and client users are numbered apart: the id names the user only with its kind.
+      job.user.id === user.id &&
+      job.user.kind === user.kind &&
       !job.completed &&
       job.is_active &&
       Number.isFinite(created) &&
@@ -32,3 +40,6 @@ export function jobsToResume(jobs: readonly Job[], userId: number, now: number =
     );
   });
 }
+
+/** Said of a job queued for more than 10 s while no worker is live (the api's `waitingForWorker`). */
+export const WAITING_FOR_WORKER = 'Waiting for a worker (none is running)';

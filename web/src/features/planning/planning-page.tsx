@@ -16,8 +16,10 @@ import {
   useUpdatePlannedSend,
 } from '@/api/gen';
 import type { CalendarEntry, PlanningMonth } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
+import { EmailRevenueNote } from '@/components/definition-note';
 import { isoDate } from '@/lib/date-range';
 import { formatMoney } from '@/lib/money';
 import { notifyCrmSuccess } from '@/lib/notifications';
@@ -61,9 +63,10 @@ function MonthFigures({ month }: { month: PlanningMonth }) {
         tiles={[
           { label: 'Goal', value: month.goal ? formatMoney(month.goal) : '—' },
           { label: 'Planned', value: formatMoney(month.planned), hint: 'Revenue goals of planned sends' },
-          { label: 'Actual', value: formatMoney(month.actual), hint: 'Revenue attributed to e-mail' },
+          { label: 'Actual', value: formatMoney(month.actual), hint: 'E-mail revenue of the sends of this month' },
         ]}
       />
+      <EmailRevenueNote />
       <Form
         className="d-flex align-items-end gap-2"
         onSubmit={(e) => {
@@ -137,17 +140,17 @@ function AddPlannedSend({ show, onHide, day }: { show: boolean; onHide: () => vo
               ))}
             </Form.Select>
           </Form.Group>
-          <Form.Group controlId="planned-goal">
-            <Form.Label>Revenue goal</Form.Label>
-            <Form.Control
-              inputMode="decimal"
-              placeholder="2500.00"
-              value={form.revenueGoal}
-              isInvalid={form.revenueGoal !== '' && !AMOUNT.test(form.revenueGoal.trim())}
-              onChange={(e) => setForm({ ...form, revenueGoal: e.target.value })}
-            />
-            <Form.Control.Feedback type="invalid">An amount like 2500.00</Form.Control.Feedback>
-          </Form.Group>
+          <Field
+            id="planned-goal"
+            label="Revenue goal"
+            className=""
+            inputMode="decimal"
+            placeholder="2500.00"
+            value={form.revenueGoal}
+            onChange={(e) => setForm({ ...form, revenueGoal: e.target.value })}
+            invalid={form.revenueGoal !== '' && !AMOUNT.test(form.revenueGoal.trim())}
+            error="An amount like 2500.00"
+          />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={onHide}>

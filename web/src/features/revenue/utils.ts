@@ -5,7 +5,7 @@ import { formatIsoDate } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { chartNumber, formatMoney, formatPercent } from '@/lib/money';
 
-/** The totals of the Contributions page, in the order the README defines them. */
+/** The totals of the Contributions page, in the order docs/metrics.md defines them. */
 export function summaryTiles(s: ContributionSummary): StatTile[] {
   return [
     { label: 'Gross', value: formatMoney(s.gross) },

@@ -1,4 +1,4 @@
-/** The segment rule as the API takes it (README "Segments"), and the rule builder's field catalogue. */
+/** The segment rule as the API takes it (docs/segments.md), and the rule builder's field catalogue. */
 
 export type Window = { days: number } | { from: string; to: string };
 

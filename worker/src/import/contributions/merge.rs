@@ -1,5 +1,5 @@
 //! The set-based merge of the staged lines into contributions, contacts and source codes, in the job's
-//! transaction, and the attribution rules other writers of contributions share.
+//! transaction (the attribution rules other writers of contributions share are `store::revenue::attribute`).
 
 use super::{Platform, Settings};
 use crate::JobError;
@@ -81,9 +81,9 @@ pub(super) async fn merge(
     .await?
     .rows_affected() as i64;
 
-    // Each new line is attributed as it is written (the rules of `attribute` below): updating a million fresh
-    // rows afterwards would write every row and every index twice and re-run the rollup trigger over both
-    // versions. `attributed` counts each rule's lines.
+    // Each new line is attributed as it is written (the rules of `store::revenue::attribute`): updating a
+    // million fresh rows afterwards would write every row and every index twice and re-run the rollup trigger
+    // over both versions. `attributed` counts each rule's lines.
     let attributed: Vec<(String, i64)> = sqlx::query_as(
         "with new_lines as (
              insert into contributions (
@@ -97,15 +97,21 @@ pub(super) async fn merge(
                     case when l.refund_id is not null
                          then coalesce(l.refund_abs, l.refund_local at time zone $2, now()) end,
                     l.ab_test_name, l.ab_variation, l.mobile, l.express_signup,
-                    coalesce(sc.mailing_id, click.mailing_id),
-                    case when sc.mailing_id is not null then 'refcode'
+                    coalesce(ref.mailing_id, click.mailing_id),
+                    case when ref.mailing_id is not null then 'refcode'
                          when click.mailing_id is not null then 'click' else 'none' end
              from (select *, coalesce(paid_abs, paid_local at time zone $2) as paid_at from contrib_lines) l
              left join contacts c on c.email = l.email
              left join source_codes sc on sc.code = l.refcode
+             left join mailings sm on sm.id = sc.mailing_id
+             left join mailing_recipients sr on sr.mailing_id = sc.mailing_id and sr.contact_id = c.id
+             cross join lateral (
+                 select case when l.paid_at >= coalesce(sr.sent_at, sm.send_attempt) then sc.mailing_id end
+                     as mailing_id
+             ) ref
              left join lateral (
                  select e.mailing_id from mailing_events e
-                 where sc.mailing_id is null and e.contact_id = c.id and e.kind = 'click' and not e.machine
+                 where ref.mailing_id is null and e.contact_id = c.id and e.kind = 'click' and not e.machine
                    and e.created <= l.paid_at and e.created >= l.paid_at - make_interval(days => $3)
                  order by e.created desc, e.id desc limit 1
              ) click on true
@@ -155,38 +161,4 @@ pub(super) async fn merge(
         by_refcode,
         by_click,
     })
-}
-
-/// Attributes the gifts this transaction added (their `imported` is the transaction's `now()`):
-/// 1. a gift whose reference code is tied to a mailing belongs to that mailing (`refcode`);
-/// 2. otherwise to the mailing whose last human click by the same contact came within the attribution window
-///    before the gift (`click`);
-/// 3. otherwise to none.
-pub async fn attribute(conn: &mut PgConnection, window_days: i32) -> Result<(i64, i64), JobError> {
-    let by_refcode = sqlx::query(
-        "update contributions c set mailing_id = sc.mailing_id, attribution = 'refcode'
-         from source_codes sc
-         where c.imported = now() and c.source_code_id = sc.id and sc.mailing_id is not null",
-    )
-    .execute(&mut *conn)
-    .await?
-    .rows_affected() as i64;
-    let by_click = sqlx::query(
-        "update contributions c set mailing_id = last_click.mailing_id, attribution = 'click'
-         from (
-             select g.id,
-                    (select e.mailing_id from mailing_events e
-                     where e.contact_id = g.contact_id and e.kind = 'click' and not e.machine
-                       and e.created <= g.paid_at and e.created >= g.paid_at - make_interval(days => $1)
-                     order by e.created desc, e.id desc limit 1) as mailing_id
-             from contributions g
-             where g.imported = now() and g.attribution = 'none' and g.contact_id is not null
-         ) last_click
-         where c.id = last_click.id and last_click.mailing_id is not null",
-    )
-    .bind(window_days)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected() as i64;
-    Ok((by_refcode, by_click))
 }

@@ -12,7 +12,6 @@ mod values;
 use super::table::{self, Format};
 use super::{download, truncate};
 use crate::{JobError, JobResult};
-use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use domain::Email;
 use domain::{CodePattern, ParsedCode};
 use serde::{Deserialize, Serialize};
@@ -21,10 +20,8 @@ use sqlx::PgConnection;
 use std::collections::{BTreeMap, HashMap};
 
 pub use fields::{GiftField, Platform};
-pub use values::split_date;
 
 use fields::*;
-pub use merge::attribute;
 use merge::{merge, Merged};
 use staging::*;
 use values::*;
@@ -170,9 +167,23 @@ fn report(parsed: Parsed, m: Merged) -> JobResult {
     for (reason, (n, rows)) in &parsed.skipped {
         skipped.insert(reason.key().to_owned(), json!({ "count": n, "rows": rows }));
     }
+    let nul_rows = parsed
+        .skipped
+        .get(&Skip::NulByte)
+        .map(|(count, rows)| table::NulRows {
+            count: *count,
+            rows: rows.clone(),
+        })
+        .unwrap_or_default();
     let message = format!(
-        "Read {} rows: {} new lines, {} marked refunded, {} already known; {} duplicates in file, {} skipped.",
-        parsed.rows_read, m.new_lines, m.refunds_marked, already_known, m.duplicates, skipped_total
+        "Read {} rows: {} new lines, {} marked refunded, {} already known; {} duplicates in file, {} skipped.{}",
+        parsed.rows_read,
+        m.new_lines,
+        m.refunds_marked,
+        already_known,
+        m.duplicates,
+        skipped_total,
+        nul_rows.sentence()
     );
     JobResult {
         message,

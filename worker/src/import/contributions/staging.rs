@@ -7,6 +7,7 @@ use domain::Money;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Skip {
     Empty,
+    NulByte,
     NoLineItemId,
     NotAGift,
     ZeroAmount,
@@ -16,6 +17,7 @@ impl Skip {
     pub(super) fn key(self) -> &'static str {
         match self {
             Self::Empty => "empty",
+            Self::NulByte => "nulByte",
             Self::NoLineItemId => "noLineItemId",
             Self::NotAGift => "notAGift",
             Self::ZeroAmount => "zeroAmount",
@@ -68,6 +70,10 @@ pub(super) fn stage_row(
 ) -> Result<Result<[String; 25], Skip>, JobError> {
     if row.iter().all(|c| c.is_empty()) {
         return Ok(Err(Skip::Empty));
+    }
+    // Postgres text cannot hold a NUL: the row is skipped and named, the rest imported.
+    if table::has_nul(row) {
+        return Ok(Err(Skip::NulByte));
     }
     let cell = |f: GiftField| {
         columns
@@ -201,7 +207,7 @@ pub(super) fn writer() -> csv::Writer<Vec<u8>> {
 }
 
 pub(super) fn into_bytes(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, JobError> {
-    w.into_inner().map_err(|e| JobError::File(e.to_string()))
+    w.into_inner().map_err(|e| JobError::file(e.into_error()))
 }
 
 /// Parses on a blocking thread and sends COPY-ready CSV batches of about 1 MB through a bounded channel, so
@@ -234,15 +240,13 @@ pub(super) fn spawn_parser(
         let send = |b: Batch| {
             batches
                 .blocking_send(b)
-                .map_err(|_| JobError::Stopped("the file reader stopped".to_owned()))
+                .map_err(|_| JobError::Stopped("the file reader stopped".into()))
         };
         for (index, row) in rows.enumerate() {
             // The header is row 1, as a spreadsheet numbers them.
             let row_no = index as i64 + 2;
-            let row = row.map_err(|e| match e {
-                JobError::BadFile(m) => JobError::BadFile(format!("Row {row_no}: {m}")),
-                other => other,
-            })?;
+            // The reader's own errors name their row (or line) already.
+            let row = row?;
             parsed.rows_read += 1;
             let record = match stage_row(plan.platform, &columns, &header, &row, row_no)? {
                 Ok(record) => record,
@@ -255,9 +259,7 @@ pub(super) fn spawn_parser(
             if !code.is_empty() && !codes.contains_key(code) {
                 codes.insert(code.clone(), pattern.parse(code));
             }
-            batch
-                .write_record(&record)
-                .map_err(|e| JobError::File(e.to_string()))?;
+            batch.write_record(&record).map_err(JobError::file)?;
             if batch.get_ref().len() >= 1 << 20 {
                 send(Batch::Lines(into_bytes(std::mem::replace(
                     &mut batch,
@@ -275,7 +277,7 @@ pub(super) fn spawn_parser(
         for (code, parts) in &codes {
             code_batch
                 .write_record(code_record(code, parts))
-                .map_err(|e| JobError::File(e.to_string()))?;
+                .map_err(JobError::file)?;
         }
         send(Batch::Codes(into_bytes(code_batch)?))?;
         Ok(parsed)

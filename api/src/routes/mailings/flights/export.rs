@@ -57,51 +57,56 @@ fn cells(r: &FlightRow) -> [String; 20] {
     ]
 }
 
-fn csv_cell(v: &str) -> String {
-    // A leading =, +, - or @ would run as a formula in a spreadsheet.
-    let v = if v.starts_with(['=', '+', '-', '@']) && v.parse::<f64>().is_err() {
-        format!("'{v}")
-    } else {
-        v.to_owned()
-    };
-    if v.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", v.replace('"', "\"\""))
-    } else {
-        v
-    }
+/// The header; the day column names the client's zone, in which a flight's day is counted.
+fn header(tz: &str) -> [String; 20] {
+    let mut header = HEADER.map(str::to_owned);
+    header[1] = format!("Day ({tz})");
+    header
 }
 
-pub(super) fn csv(rows: &[FlightRow]) -> String {
-    let mut out = HEADER.join(",");
-    out.push_str("\r\n");
+/// The table as CSV (CRLF lines). Figures stay numbers, negative ones included; names are neutralised.
+pub(super) fn csv(rows: &[FlightRow], tz: &str) -> Result<String, ApiError> {
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    out.write_record(header(tz)).map_err(ApiError::internal)?;
     for r in rows {
-        out.push_str(
-            &cells(r)
-                .iter()
-                .map(|c| csv_cell(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        out.push_str("\r\n");
+        out.write_record(cells(r).map(|c| store::cells::neutralise_unless_number(&c)))
+            .map_err(ApiError::internal)?;
     }
-    out
+    let bytes = out.into_inner().map_err(ApiError::internal)?;
+    String::from_utf8(bytes).map_err(ApiError::internal)
 }
 
-pub(super) fn xlsx(rows: &[FlightRow]) -> Result<Vec<u8>, ApiError> {
-    use rust_xlsxwriter::{Format, Workbook};
+pub(super) fn xlsx(rows: &[FlightRow], tz: &str) -> Result<Vec<u8>, ApiError> {
+    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
     let mut book = Workbook::new();
     let sheet = book.add_worksheet();
     let bold = Format::new().set_bold();
     let money = Format::new().set_num_format("#,##0.00");
     let rate = Format::new().set_num_format("0.00%");
+    let date = Format::new().set_num_format("yyyy-mm-dd");
     let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
-    for (col, title) in (0u16..).zip(HEADER) {
+    sheet.set_column_width(1, 24).map_err(fail)?;
+    for (col, title) in (0u16..).zip(header(tz)) {
         sheet
             .write_string_with_format(0, col, title, &bold)
             .map_err(fail)?;
     }
     for (row, r) in (1u32..).zip(rows) {
         for (col, cell) in (0u16..).zip(cells(r)) {
+            // The day is a real date cell, so sheets sort and group by it.
+            let day = if col == 1 {
+                ExcelDateTime::parse_from_str(&cell).ok()
+            } else {
+                None
+            };
+            if let Some(day) = day {
+                sheet
+                    .write_datetime_with_format(row, col, &day, &date)
+                    .map_err(fail)?;
+                continue;
+            }
             match col {
                 4..=8 | 10 | 11 | 13 | 14 => {
                     sheet.write_number(row, col, cell.parse::<f64>().unwrap_or(0.0))
@@ -131,10 +136,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn csv_cells_are_quoted_and_formulas_defused() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        assert_eq!(csv_cell("-12.50"), "-12.50");
+    fn csv_cells_are_quoted_and_formulas_defused_but_figures_stay_numbers() {
+        let row = FlightRow {
+            name: Some("=HYPERLINK(\"x\"), a,b".to_owned()),
+            revenue: "-12.50".to_owned(),
+            ..FlightRow::default()
+        };
+        let text = csv(&[row], "America/New_York").unwrap();
+        let mut lines = text.split("\r\n");
+        assert!(lines
+            .next()
+            .unwrap()
+            .starts_with("Flight,Day (America/New_York),Variant"));
+        let line = lines.next().unwrap();
+        assert!(
+            line.starts_with("\"'=HYPERLINK(\"\"x\"\"), a,b\","),
+            "{line}"
+        );
+        assert!(line.contains(",-12.50,"), "{line}");
     }
 }

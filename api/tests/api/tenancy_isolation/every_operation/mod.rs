@@ -73,7 +73,7 @@ async fn item_8_every_operation_in_the_openapi_document_has_its_guard() {
         let wanted = match expected.guard {
             Guard::Public => None,
             Guard::SignedIn | Guard::Universal(_) => Some("BasicAuth"),
-            Guard::ClientUser | Guard::Client(_) => Some("ClientAuth"),
+            Guard::Open(_) | Guard::Trimmed(_) | Guard::Client(_) => Some("ClientAuth"),
         };
         assert_eq!(declared, wanted, "{} declares its security", expected.op);
     }
@@ -160,18 +160,32 @@ async fn item_8_every_operation_in_the_openapi_document_has_its_guard() {
         }
     }
 
-    // With no permission at all: refused everything guarded, let in to the rest.
+    // With no permission at all, agency staff and a client user alike: refused everything guarded, let in to
+    // the rest (what a trimmed answer leaves out: `no_role`).
     grant(&app, &admin, plain_id, &[]).await;
+    let (client_user, _) = client_user_without_roles(&app, &client).await;
     for expected in &table {
         let op = &operations[expected.op];
         match expected.guard {
             Guard::Client(_) => {
-                let response = call(&app, op, expected, Caller::Client(&plain)).await;
-                assert_refused(response, &format!("{} without permissions", expected.op)).await;
+                for (who, session) in [("universal", &plain), ("client", &client_user)] {
+                    let response = call(&app, op, expected, Caller::Client(session)).await;
+                    assert_refused(
+                        response,
+                        &format!("{} as a {who} user without permissions", expected.op),
+                    )
+                    .await;
+                }
             }
-            Guard::ClientUser => {
-                let response = call(&app, op, expected, Caller::Client(&plain)).await;
-                assert_admitted(response, &format!("{} as any client user", expected.op)).await;
+            Guard::Open(_) | Guard::Trimmed(_) => {
+                for (who, session) in [("universal", &plain), ("client", &client_user)] {
+                    let response = call(&app, op, expected, Caller::Client(session)).await;
+                    assert_admitted(
+                        response,
+                        &format!("{} as a {who} user without permissions", expected.op),
+                    )
+                    .await;
+                }
             }
             Guard::Universal(_) => {
                 let response = call(&app, op, expected, Caller::Basic(&plain_basic)).await;

@@ -892,7 +892,8 @@ export const useResetPassword = <TError = ErrorType<ErrorMessage>,
 }
 
 /**
- * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
+ * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working. An old
+token presented again (a copy) ends the session and every session a client login made from it.
  */
 export const refreshToken = async (refreshRequest: RefreshRequest, options?: Parameters<typeof customFetch>[1]): Promise<TokenPair> => {
 
@@ -958,7 +959,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RefreshTokenMutationVariables = {data: BodyType<RefreshRequest>}
 
     /**
- * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working.
+ * @summary Exchanges a refresh token for a new access token and a new refresh token; the old one stops working. An old
+token presented again (a copy) ends the session and every session a client login made from it.
  */
 export const useRefreshToken = <TError = ErrorType<ErrorMessage>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshToken>>, TError,RefreshTokenMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}

@@ -26,7 +26,8 @@ import type {
 
 import type {
   ErrorMessage,
-  Job
+  Job,
+  WorkerStatus
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -61,7 +62,8 @@ export const getListJobsUrl = () => {
 }
 
 /**
- * @summary The current client's jobs, newest first (at most 200).
+ * @summary The current client's jobs the user may see, newest first (at most 200): a client user's own, or every
+job for agency staff and holders of "view user".
  */
 export const listJobs = async ( options?: Parameters<typeof customFetch>[1]): Promise<Job[]> => {
 
@@ -132,7 +134,8 @@ export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The current client's jobs, newest first (at most 200).
+ * @summary The current client's jobs the user may see, newest first (at most 200): a client user's own, or every
+job for agency staff and holders of "view user".
  */
 
 export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorType<ErrorMessage>>(
@@ -161,7 +164,7 @@ export const getGetJobUrl = (id: number,) => {
 }
 
 /**
- * @summary One job of the current client.
+ * @summary One job of the current client, if the user may see it (else 404, as for a job that does not exist).
  */
 export const getJob = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
 
@@ -232,7 +235,7 @@ export function useGetJob<TData = Awaited<ReturnType<typeof getJob>>, TError = E
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary One job of the current client.
+ * @summary One job of the current client, if the user may see it (else 404, as for a job that does not exist).
  */
 
 export function useGetJob<TData = Awaited<ReturnType<typeof getJob>>, TError = ErrorType<ErrorMessage>>(
@@ -325,3 +328,103 @@ export const useRecountLists = <TError = ErrorType<ErrorMessage>,
       > => {
       return useMutation(getRecountListsMutationOptions(options), queryClient);
     }
+    export const getListWorkersUrl = () => {
+
+
+
+
+  return `/api/workers`
+}
+
+/**
+ * @summary The worker processes of this installation, live ones first (at most 100).
+ */
+export const listWorkers = async ( options?: Parameters<typeof customFetch>[1]): Promise<WorkerStatus[]> => {
+
+  return customFetch<WorkerStatus[]>(getListWorkersUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListWorkersQueryKey = () => {
+    return [
+    `/api/workers`
+    ] as const;
+    }
+
+
+export const getListWorkersQueryOptions = <TData = Awaited<ReturnType<typeof listWorkers>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWorkersQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWorkers>>> = ({ signal }) => listWorkers({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListWorkersQueryResult = NonNullable<Awaited<ReturnType<typeof listWorkers>>>
+export type ListWorkersQueryError = ErrorType<ErrorMessage>
+
+
+export function useListWorkers<TData = Awaited<ReturnType<typeof listWorkers>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listWorkers>>,
+          TError,
+          Awaited<ReturnType<typeof listWorkers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListWorkers<TData = Awaited<ReturnType<typeof listWorkers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listWorkers>>,
+          TError,
+          Awaited<ReturnType<typeof listWorkers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListWorkers<TData = Awaited<ReturnType<typeof listWorkers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The worker processes of this installation, live ones first (at most 100).
+ */
+
+export function useListWorkers<TData = Awaited<ReturnType<typeof listWorkers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListWorkersQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

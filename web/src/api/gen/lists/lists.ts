@@ -922,7 +922,7 @@ export const getListImportFieldsQueryKey = () => {
     }
 
 
-export const getListImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListImportFieldsQueryOptions = <TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -941,10 +941,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListImportFieldsQueryResult = NonNullable<Awaited<ReturnType<typeof listImportFields>>>
-export type ListImportFieldsQueryError = ErrorType<unknown>
+export type ListImportFieldsQueryError = ErrorType<ErrorMessage>
 
 
-export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<ErrorMessage>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listImportFields>>,
@@ -954,7 +954,7 @@ export function useListImportFields<TData = Awaited<ReturnType<typeof listImport
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listImportFields>>,
@@ -964,7 +964,7 @@ export function useListImportFields<TData = Awaited<ReturnType<typeof listImport
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -972,7 +972,7 @@ export function useListImportFields<TData = Awaited<ReturnType<typeof listImport
  * @summary The fields a file column can be mapped to.
  */
 
-export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<unknown>>(
+export function useListImportFields<TData = Awaited<ReturnType<typeof listImportFields>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listImportFields>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1453,7 +1453,8 @@ export const useImportContributions = <TError = ErrorType<ErrorMessage>,
 
 /**
  * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
-Idempotent on the line item; answers once the gift is written.
+Idempotent on the line item; answers once the gift is written. 429 with `Retry-After` when too many
+webhooks are waiting to be written, or the address sent wrong credentials too often: ActBlue retries.
  */
 export const actblueWebhook = async (clientShort: string,
     actblueWebhookBody: unknown, options?: Parameters<typeof customFetch>[1]): Promise<WebhookReceipt> => {
@@ -1521,7 +1522,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     /**
  * @summary ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).
-Idempotent on the line item; answers once the gift is written.
+Idempotent on the line item; answers once the gift is written. 429 with `Retry-After` when too many
+webhooks are waiting to be written, or the address sent wrong credentials too often: ActBlue retries.
  */
 export const useActblueWebhook = <TError = ErrorType<ErrorMessage>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof actblueWebhook>>, TError,ActblueWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}

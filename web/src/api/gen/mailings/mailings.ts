@@ -26,6 +26,7 @@ import type {
 
 import type {
   AudienceOption,
+  CheckMailingMergeTagsParams,
   Created,
   EmailAnalytics,
   ErrorMessage,
@@ -42,6 +43,7 @@ import type {
   MailingInput,
   MailingStats,
   MailingTemplate,
+  MergeCheck,
   MonthGoalInput,
   MoveInput,
   Moved,
@@ -937,6 +939,103 @@ export const useSendMailingToMyInbox = <TError = ErrorType<ErrorMessage>,
         TContext
       > => {
       return useMutation(getSendMailingToMyInboxMutationOptions(options), queryClient);
+    }
+    export const getCheckMailingMergeTagsUrl = (params?: CheckMailingMergeTagsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/crm-mailing/merge-check?${stringifiedParams}` : `/api/crm-mailing/merge-check`
+}
+
+/**
+ * @summary Before Confirm: how many recipients will see each merge tag used without a default blank. `id` is the
+saved mailing being confirmed; nothing is saved.
+ */
+export const checkMailingMergeTags = async (mailingInput: MailingInput,
+    params?: CheckMailingMergeTagsParams, options?: Parameters<typeof customFetch>[1]): Promise<MergeCheck> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<MergeCheck>(getCheckMailingMergeTagsUrl(params),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(mailingInput)
+  }
+);}
+
+
+
+
+
+export const getCheckMailingMergeTagsMutationKey = () => ['checkMailingMergeTags'] as const;
+
+export const getCheckMailingMergeTagsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkMailingMergeTags>>, TError,CheckMailingMergeTagsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkMailingMergeTags>>, TError,CheckMailingMergeTagsMutationVariables, TContext> => {
+
+const mutationKey = getCheckMailingMergeTagsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkMailingMergeTags>>, CheckMailingMergeTagsMutationVariables> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  checkMailingMergeTags(data,params,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckMailingMergeTagsMutationResult = NonNullable<Awaited<ReturnType<typeof checkMailingMergeTags>>>
+    export type CheckMailingMergeTagsMutationBody = BodyType<MailingInput>
+    export type CheckMailingMergeTagsMutationError = ErrorType<ErrorMessage>
+    export type CheckMailingMergeTagsMutationVariables = {data: BodyType<MailingInput>;params?: CheckMailingMergeTagsParams}
+
+    /**
+ * @summary Before Confirm: how many recipients will see each merge tag used without a default blank. `id` is the
+saved mailing being confirmed; nothing is saved.
+ */
+export const useCheckMailingMergeTags = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkMailingMergeTags>>, TError,CheckMailingMergeTagsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkMailingMergeTags>>,
+        TError,
+        CheckMailingMergeTagsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCheckMailingMergeTagsMutationOptions(options), queryClient);
     }
     export const getListMailingAudiencesUrl = () => {
 

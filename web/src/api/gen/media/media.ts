@@ -258,7 +258,7 @@ export const getGetMediaPerformanceUrl = (params?: GetMediaPerformanceParams,) =
 }
 
 /**
- * @summary The media figures per campaign, ad group or ad over a date range (README "Media").
+ * @summary The media figures per campaign, ad group or ad over a date range (docs/media.md).
  */
 export const getMediaPerformance = async (params?: GetMediaPerformanceParams, options?: Parameters<typeof customFetch>[1]): Promise<MediaPerformance> => {
 
@@ -329,7 +329,7 @@ export function useGetMediaPerformance<TData = Awaited<ReturnType<typeof getMedi
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The media figures per campaign, ad group or ad over a date range (README "Media").
+ * @summary The media figures per campaign, ad group or ad over a date range (docs/media.md).
  */
 
 export function useGetMediaPerformance<TData = Awaited<ReturnType<typeof getMediaPerformance>>, TError = ErrorType<ErrorMessage>>(

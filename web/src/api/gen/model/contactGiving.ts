@@ -7,7 +7,7 @@
  */
 
 /**
- * A contact's giving, by the README's definitions.
+ * A contact's giving, by the definitions of docs/metrics.md.
  */
 export interface ContactGiving {
   /** @nullable */

@@ -22,7 +22,11 @@ export interface Dashboard {
   revenue?: DashboardRevenue & (unknown | null) | null;
   listSize: DashboardListSize;
   upcoming: DashboardUpcoming[];
-  lastMailings: DashboardMailing[];
+  /**
+     * Null without pageContributions or pagePerformance (the tile shows what mailings raised).
+     * @nullable
+     */
+  lastMailings?: DashboardMailing[] | null;
   /**
      * Null without pageContributionSourceCodes.
      * @nullable

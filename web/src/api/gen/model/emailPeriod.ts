@@ -33,9 +33,10 @@ export interface EmailPeriod {
   clicked: number;
   /** @nullable */
   clickRate?: string | null;
+  /** E-mail revenue of the mailings whose send started in the period (whenever paid) + external mailings'. */
   revenue: string;
   /**
-     * Revenue per thousand delivered.
+     * Revenue × 1000 ÷ (those mailings' delivered + external delivered).
      * @nullable
      */
   rpm?: string | null;

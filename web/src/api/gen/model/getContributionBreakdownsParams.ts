@@ -9,4 +9,7 @@
 export type GetContributionBreakdownsParams = {
 from?: string;
 to?: string;
+sourceCodeId?: number;
+refunded?: boolean;
+recurring?: boolean;
 };

@@ -33,4 +33,9 @@ export interface Job {
   result?: JobResult & (unknown | null) | null;
   /** @nullable */
   error?: string | null;
+  /**
+     * Queued for more than 10 s while no worker on the queue beat in the last 15 s: the UI says "Waiting for a
+     * worker (none is running)" instead of a silent 0 %. It runs once a worker is back.
+     */
+  waitingForWorker?: boolean;
 }

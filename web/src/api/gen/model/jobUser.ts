@@ -9,4 +9,9 @@
 export interface JobUser {
   /** @nullable */
   id?: number | null;
+  /**
+     * `universal` or `client`: ids of the two kinds of user are counted apart.
+     * @nullable
+     */
+  kind?: string | null;
 }

@@ -39,14 +39,17 @@ export interface Mailing {
   created: string;
   /** Recipients whose message was accepted and not bounced. */
   delivered: number;
-  /** Net of the gifts attributed to the mailing (decimal string). */
-  revenue: string;
-  gifts: number;
-  donors: number;
+  /**
+     * Net of the gifts attributed to the mailing (decimal string). Money figures (revenue, gifts, donors,
+     * responseRate, rpm) are left out unless the user holds pageContributions or pagePerformance.
+     */
+  revenue?: string;
+  gifts?: number;
+  donors?: number;
   /** gifts ÷ delivered (0 while nothing is delivered). */
-  responseRate: number;
+  responseRate?: number;
   /** revenue ÷ delivered × 1000 (decimal string). */
-  rpm: string;
+  rpm?: string;
   /**
      * The segment the mailing goes to, when its audience is a segment rather than a list.
      * @nullable

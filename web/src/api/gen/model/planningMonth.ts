@@ -7,8 +7,8 @@
  */
 
 /**
- * A month's revenue: goal (set by a user), planned (goals of its planned sends), actual (attributed e-mail
- * revenue). Decimal strings.
+ * A month's revenue: goal (set by a user), planned (goals of its planned sends), actual (the month's e-mail
+ * revenue: net of the gifts of mailings whose send started in the month, whenever paid). Decimal strings.
  */
 export interface PlanningMonth {
   /** First day of the month. */

@@ -9,6 +9,6 @@
 export interface SaveSegment {
   /** 1 to 200 characters, unique among the client's segments. */
   name: string;
-  /** The rule tree: `{op: "and"|"or", conditions: [...], groups: [...]}` (README "Segments"). */
+  /** The rule tree: `{op: "and"|"or", conditions: [...], groups: [...]}` (docs/segments.md). */
   rule: unknown;
 }

@@ -23,4 +23,20 @@ pageSize?: number;
  * @maxLength 64
  */
 after?: string;
+/**
+ * Only contacts with this origin code.
+ */
+originCodeId?: number;
+/**
+ * Only contacts in this state: subscribed, unsubscribed or bounced.
+ */
+subscription?: string;
+/**
+ * Only contacts created on or after this day (client zone).
+ */
+createdFrom?: string;
+/**
+ * Only contacts created on or before this day (client zone).
+ */
+createdTo?: string;
 };

@@ -14,7 +14,7 @@ export interface SegmentView {
      * @nullable
      */
   standard?: string | null;
-  /** The rule tree (README "Segments"). */
+  /** The rule tree (docs/segments.md). */
   rule: unknown;
   /** Members at the last compute. */
   size: number;

@@ -39,4 +39,9 @@ export interface SourceCodeRow {
   formId?: number | null;
   /** @nullable */
   formName?: string | null;
+  /**
+     * Gifts in the range that carry this code of a mailing but were paid before the mailing reached the giver
+     * ("refcode used before its mailing was sent"): counted in the code's gifts, not in the mailing's.
+     */
+  giftsBeforeSend: number;
 }

@@ -11,4 +11,6 @@ export interface SourceCodeTable {
   from: string;
   to: string;
   items: SourceCodeRow[];
+  /** The range's gifts with a refcode used before its mailing was sent, all codes together. */
+  giftsBeforeSend: number;
 }

@@ -21,4 +21,15 @@ export interface TestSendInput {
   listId?: number | null;
   /** @maxLength 500000 */
   bodyHtml: string;
+  /**
+     * The saved mailing being tested: its donation links get the refcode its send will give them. Absent for
+     * a mailing not saved yet.
+     * @nullable
+     */
+  mailingId?: number | null;
+  /**
+     * @maxLength 300
+     * @nullable
+     */
+  previewText?: string | null;
 }

@@ -7,7 +7,7 @@
  */
 
 /**
- * One cell's figures; every rate is over delivered recipients (README "Experiments").
+ * One cell's figures; every rate is over delivered recipients (docs/experiments.md).
  */
 export interface VariantFigures {
   variant: string;

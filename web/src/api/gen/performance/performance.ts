@@ -822,7 +822,7 @@ export const getListFlightTypesQueryKey = () => {
     }
 
 
-export const getListFlightTypesQueryOptions = <TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListFlightTypesQueryOptions = <TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -841,10 +841,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListFlightTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listFlightTypes>>>
-export type ListFlightTypesQueryError = ErrorType<unknown>
+export type ListFlightTypesQueryError = ErrorType<ErrorMessage>
 
 
-export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<unknown>>(
+export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<ErrorMessage>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listFlightTypes>>,
@@ -854,7 +854,7 @@ export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightT
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<unknown>>(
+export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listFlightTypes>>,
@@ -864,7 +864,7 @@ export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightT
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<unknown>>(
+export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -872,7 +872,7 @@ export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightT
  * @summary Selection data: the types of flights — one version for everyone, or split into variants.
  */
 
-export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<unknown>>(
+export function useListFlightTypes<TData = Awaited<ReturnType<typeof listFlightTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFlightTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1732,7 +1732,7 @@ export const getListExperimentTypesQueryKey = () => {
     }
 
 
-export const getListExperimentTypesQueryOptions = <TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListExperimentTypesQueryOptions = <TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1751,10 +1751,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListExperimentTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listExperimentTypes>>>
-export type ListExperimentTypesQueryError = ErrorType<unknown>
+export type ListExperimentTypesQueryError = ErrorType<ErrorMessage>
 
 
-export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<ErrorMessage>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listExperimentTypes>>,
@@ -1764,7 +1764,7 @@ export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExp
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listExperimentTypes>>,
@@ -1774,7 +1774,7 @@ export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExp
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1782,7 +1782,7 @@ export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExp
  * @summary Selection data: the types of experiment (what the variants differ in).
  */
 
-export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<unknown>>(
+export function useListExperimentTypes<TData = Awaited<ReturnType<typeof listExperimentTypes>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listExperimentTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -65,7 +65,7 @@ export const getGetProjectionsUrl = () => {
 }
 
 /**
- * @summary The current year's projection per month and channel, goals, pacing and forecasts (README "Projections").
+ * @summary The current year's projection per month and channel, goals, pacing and forecasts (docs/projections.md).
  */
 export const getProjections = async ( options?: Parameters<typeof customFetch>[1]): Promise<ProjectionView> => {
 
@@ -136,7 +136,7 @@ export function useGetProjections<TData = Awaited<ReturnType<typeof getProjectio
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The current year's projection per month and channel, goals, pacing and forecasts (README "Projections").
+ * @summary The current year's projection per month and channel, goals, pacing and forecasts (docs/projections.md).
  */
 
 export function useGetProjections<TData = Awaited<ReturnType<typeof getProjections>>, TError = ErrorType<ErrorMessage>>(

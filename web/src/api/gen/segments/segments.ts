@@ -985,7 +985,7 @@ export const useSaveSegmentAsList = <TError = ErrorType<ErrorMessage>,
 
 /**
  * @summary The saved segment's figures: size, members' revenue and average gift in the last 12 months, the R×F
-heat map and the HPC distribution with suggested asks (README "Segments").
+heat map and the HPC distribution with suggested asks (docs/segments.md).
  */
 export const getSegmentAnalytics = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<SegmentAnalytics> => {
 
@@ -1057,7 +1057,7 @@ export function useGetSegmentAnalytics<TData = Awaited<ReturnType<typeof getSegm
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The saved segment's figures: size, members' revenue and average gift in the last 12 months, the R×F
-heat map and the HPC distribution with suggested asks (README "Segments").
+heat map and the HPC distribution with suggested asks (docs/segments.md).
  */
 
 export function useGetSegmentAnalytics<TData = Awaited<ReturnType<typeof getSegmentAnalytics>>, TError = ErrorType<ErrorMessage>>(

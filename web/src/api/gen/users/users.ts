@@ -467,7 +467,7 @@ export const getListPermissionNamesQueryKey = () => {
     }
 
 
-export const getListPermissionNamesQueryOptions = <TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListPermissionNamesQueryOptions = <TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -486,10 +486,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListPermissionNamesQueryResult = NonNullable<Awaited<ReturnType<typeof listPermissionNames>>>
-export type ListPermissionNamesQueryError = ErrorType<unknown>
+export type ListPermissionNamesQueryError = ErrorType<ErrorMessage>
 
 
-export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<unknown>>(
+export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<ErrorMessage>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listPermissionNames>>,
@@ -499,7 +499,7 @@ export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPer
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<unknown>>(
+export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listPermissionNames>>,
@@ -509,7 +509,7 @@ export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPer
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<unknown>>(
+export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -517,7 +517,7 @@ export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPer
  * @summary Every permission a role may hold.
  */
 
-export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<unknown>>(
+export function useListPermissionNames<TData = Awaited<ReturnType<typeof listPermissionNames>>, TError = ErrorType<ErrorMessage>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPermissionNames>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

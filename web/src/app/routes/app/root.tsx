@@ -10,6 +10,8 @@ import { JobFinishedDialog } from '@/features/jobs/components/job-finished-dialo
 import { JobPollers } from '@/features/jobs/components/job-pollers';
 import { useResumeJobs } from '@/features/jobs/hooks/use-resume-jobs';
 import { resetTrackedJobs } from '@/lib/job-tracker';
+import { PageSpinner } from '@/components/page-spinner';
+import { setClientTimeZone } from '@/lib/time-zone';
 import { useDocumentTitle } from '../../use-document-title';
 
 /** The signed-in shell: loads the user's permissions, app settings and provider, and watches jobs. */
@@ -26,8 +28,10 @@ export function Component() {
     if (me.isError) void navigate('/auth/logout', { replace: true });
   }, [me.isError, navigate]);
 
-  useResumeJobs(me.data?.id);
+  useResumeJobs(me.data ? { id: me.data.id, kind: me.data.kind } : undefined);
   useDocumentTitle(settings.data?.client_name);
+  // Pages show dates in the client's zone: it is set before they render (children render after this component).
+  setClientTimeZone(settings.data?.timeZone);
 
   // Switch Client: no data or job of this client survives; the session stays until another client is chosen. The
   // data goes once this shell has left (while it is mounted its queries would fetch it again).
@@ -52,7 +56,18 @@ export function Component() {
       onNavAction={() => setNgpImportOpen(true)}
       banners={<JobBanners />}
     >
-      <Outlet />
+      {settings.isPending ? (
+        <PageSpinner label="Loading" />
+      ) : (
+        <>
+          <Outlet />
+          {settings.data && (
+            <p className="small text-body-secondary mt-4 mb-0" data-testid="time-zone-note">
+              Dates and times are in {settings.data.timeZone}.
+            </p>
+          )}
+        </>
+      )}
       <JobPollers />
       <JobFinishedDialog />
       <NgpImportDialog show={ngpImportOpen} onClose={() => setNgpImportOpen(false)} />

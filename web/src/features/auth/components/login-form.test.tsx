@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearSnacks } from '@/lib/notifications';
-import { fakeJwt, jsonResponse, renderWithProviders } from '@/test/utils';
+import { fakeJwt, jsonResponse, queriesSettled, renderWithProviders } from '@/test/utils';
 import { CONFIG, fetchRoutes, type RouteReply } from '../testing/fetch-routes';
 import { googleLoginOutcome, LoginForm, loginOutcome } from './login-form';
 
@@ -170,10 +170,10 @@ describe('LoginForm submit', () => {
       }),
       'POST /auth-api/auth/logout': new Response(null, { status: 204 }),
     });
-    renderLogin();
-    // The client comes from the config: wait for it before submitting.
+    const { queryClient } = renderLogin();
+    // The client comes from the config: wait for it to be applied before submitting.
     await waitFor(() => expect(api.calls('/auth-api/auth/config')).toHaveLength(1));
-    await new Promise((r) => setTimeout(r, 0));
+    await queriesSettled(queryClient);
     await submitCredentials();
     expect(await screen.findByText('Error selecting client')).toBeInTheDocument();
     expect(api.calls('/auth-api/auth/login')[0].body).toMatchObject({ client: 'acme' });
@@ -259,9 +259,9 @@ describe('LoginForm Google sign-in', () => {
 
   it('is left out when Google is not configured', async () => {
     const google = fakeGoogle();
-    renderLogin();
+    const { queryClient } = renderLogin();
     await waitFor(() => expect(api.calls('/auth-api/auth/config')).toHaveLength(1));
-    await new Promise((r) => setTimeout(r, 0));
+    await queriesSettled(queryClient);
     expect(screen.queryByTestId('google-sign-in')).not.toBeInTheDocument();
     expect(google.initialize).not.toHaveBeenCalled();
   });

@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import { useGoogleLogin, useLogin } from '@/api/gen';
 import type { LoginResponse } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { ApiError } from '@/lib/api-client';
 import { tokenHasScope } from '@/lib/session';
 import { useAuthClient } from '../hooks/use-auth-client';
@@ -139,40 +140,28 @@ export function LoginForm() {
           {problem}
         </Alert>
       )}
-      <Form.Group className="mb-3" controlId="login-email">
-        <Form.Label>Email</Form.Label>
-        <Form.Control
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          onBlur={() => setTouched((t) => ({ ...t, email: true }))}
-          isInvalid={touched.email && emailProblem !== null}
-          aria-describedby="login-email-error"
-        />
-        {touched.email && emailProblem && (
-          <Form.Control.Feedback type="invalid" id="login-email-error">
-            {emailProblem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="login-password">
-        <Form.Label>Password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          onBlur={() => setTouched((t) => ({ ...t, password: true }))}
-          isInvalid={touched.password && passwordProblem !== null}
-          aria-describedby="login-password-error"
-        />
-        {touched.password && passwordProblem && (
-          <Form.Control.Feedback type="invalid" id="login-password-error">
-            {passwordProblem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
+      <Field
+        id="login-email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, email: true }))}
+        invalid={touched.email && emailProblem !== null}
+        error={touched.email && emailProblem}
+      />
+      <Field
+        id="login-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, password: true }))}
+        invalid={touched.password && passwordProblem !== null}
+        error={touched.password && passwordProblem}
+      />
       <Button type="submit" className="w-100 mb-3" disabled={login.isPending || google.isPending}>
         Login
       </Button>

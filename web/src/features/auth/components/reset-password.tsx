@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useCheckResetToken, useResetPassword, useSendResetEmail } from '@/api/gen';
+import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
 import { useAuthClient } from '../hooks/use-auth-client';
@@ -43,23 +44,17 @@ export function ResetRequestForm({ initialEmail = '' }: { initialEmail?: string 
       {cameFromDuplicate && (
         <Alert variant="info">An account with this email already exists. Send a reset link to set a new password.</Alert>
       )}
-      <Form.Group className="mb-3" controlId="reset-email">
-        <Form.Label>Email</Form.Label>
-        <Form.Control
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          onBlur={() => setTouched(true)}
-          isInvalid={touched && problem !== null}
-          aria-describedby="reset-email-error"
-        />
-        {touched && problem && (
-          <Form.Control.Feedback type="invalid" id="reset-email-error">
-            {problem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
+      <Field
+        id="reset-email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        onBlur={() => setTouched(true)}
+        invalid={touched && problem !== null}
+        error={touched && problem}
+      />
       <Button type="submit" className="w-100 mb-3" disabled={send.isPending}>
         {SEND_RESET_LINK}
       </Button>
@@ -124,40 +119,28 @@ export function NewPasswordForm({ email, token }: { email: string; token: string
   return (
     <Form onSubmit={onSubmit} noValidate aria-label={ENTER_NEW_PASSWORD}>
       <p>{ENTER_NEW_PASSWORD}</p>
-      <Form.Group className="mb-3" controlId="reset-password">
-        <Form.Label>Password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          onBlur={() => setTouched((t) => ({ ...t, password: true }))}
-          isInvalid={touched.password && passwordProblem !== null}
-          aria-describedby="reset-password-error"
-        />
-        {touched.password && passwordProblem && (
-          <Form.Control.Feedback type="invalid" id="reset-password-error">
-            {passwordProblem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="reset-confirm">
-        <Form.Label>Confirm password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          onBlur={() => setTouched((t) => ({ ...t, confirm: true }))}
-          isInvalid={touched.confirm && confirmProblem !== null}
-          aria-describedby="reset-confirm-error"
-        />
-        {touched.confirm && confirmProblem && (
-          <Form.Control.Feedback type="invalid" id="reset-confirm-error">
-            {confirmProblem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
+      <Field
+        id="reset-password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, password: true }))}
+        invalid={touched.password && passwordProblem !== null}
+        error={touched.password && passwordProblem}
+      />
+      <Field
+        id="reset-confirm"
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, confirm: true }))}
+        invalid={touched.confirm && confirmProblem !== null}
+        error={touched.confirm && confirmProblem}
+      />
       <Button type="submit" className="w-100 mb-3" disabled={reset.isPending}>
         Save
       </Button>

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSubmitLoginCode } from '@/api/gen';
 import type { LoginResponse } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { ApiError } from '@/lib/api-client';
 import { notifyError } from '@/lib/notifications';
 import { TWO_FACTOR_PROMPT } from '../messages';
@@ -56,29 +57,23 @@ export function TwoFactorForm({ email, method, client, onSignedIn, onBack }: Two
     <Form onSubmit={onSubmit} noValidate>
       <p className="mb-1">{TWO_FACTOR_PROMPT}</p>
       {method && SENT_TO[method] && <p className="small text-body-secondary">{SENT_TO[method]}</p>}
-      <Form.Group className="mb-3" controlId="login-code">
-        <Form.Label>Login code</Form.Label>
-        <Form.Control
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={CODE_LENGTH}
-          value={code}
-          autoFocus
-          onChange={(e) => {
-            setCode(e.target.value);
-            setRefused(false);
-          }}
-          onBlur={() => setTouched(true)}
-          isInvalid={showProblem}
-          aria-describedby="login-code-error"
-        />
-        {showProblem && (
-          <Form.Control.Feedback type="invalid" id="login-code-error">
-            {problem}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
+      <Field
+        id="login-code"
+        label="Login code"
+        type="text"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={CODE_LENGTH}
+        value={code}
+        autoFocus
+        onChange={(e) => {
+          setCode(e.target.value);
+          setRefused(false);
+        }}
+        onBlur={() => setTouched(true)}
+        invalid={showProblem}
+        error={showProblem && problem}
+      />
       <Button type="submit" className="w-100 mb-3" disabled={submitCode.isPending}>
         Submit code
       </Button>

@@ -78,6 +78,14 @@ export function ContactImportForm() {
   const [mapping, setMapping] = useState<ColumnMappingValue>({});
   const [preview, setPreview] = useState<{ columns: string[]; rows: string[][] } | null>(null);
   const [originCode, setOriginCode] = useState('');
+  // The first mapping is guessed from the columns' names once both the file and the import fields are in, in
+  // whichever order they arrive (a file picked while the fields still load must not map every column to nothing).
+  const [mappingGuessed, setMappingGuessed] = useState(true);
+  // (Set while rendering, as React advises for state that follows other state: no extra effect pass.)
+  if (!mappingGuessed && chosen && fields.data) {
+    setMappingGuessed(true);
+    setMapping(guessMapping(chosen.columns, fields.data));
+  }
 
   const importContacts = useImportContacts({
     mutation: {
@@ -108,7 +116,7 @@ export function ContactImportForm() {
       }
       setChosen({ file, columns });
       setPreview(await readPreview(file));
-      setMapping(guessMapping(columns, fields.data ?? []));
+      setMappingGuessed(false);
     } catch {
       setFileError('Could not read the file.');
     } finally {

@@ -2,25 +2,70 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useSearchContacts } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
+import { formatIsoDate } from '@/lib/date-range';
 import { formatCount, formatDate } from '@/lib/format';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { contactName } from '../utils';
 import { SubscriptionBadge } from './subscription-badge';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { ContactPage } from '@/api/gen/model';
 
 /** How long the search box waits for typing to stop before searching. */
 export const CONTACT_SEARCH_DEBOUNCE_MS = 300;
 export const CONTACT_PAGE_SIZE = 25;
 
+const SUBSCRIPTIONS = ['subscribed', 'unsubscribed', 'bounced'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters other pages link here with (an origin code's row, the dashboard's subscribed tile). */
+export function contactFiltersFromParams(params: URLSearchParams) {
+  const origin = params.get('originCodeId');
+  const subscription = params.get('subscription');
+  const from = params.get('createdFrom');
+  const to = params.get('createdTo');
+  return {
+    originCodeId: origin && /^\d+$/.test(origin) ? Number(origin) : undefined,
+    subscription: subscription && SUBSCRIPTIONS.includes(subscription) ? subscription : undefined,
+    createdFrom: from && DAY.test(from) ? from : undefined,
+    createdTo: to && DAY.test(to) ? to : undefined,
+  };
+}
+
+const col = columnsFor<ContactPage['items'][number]>();
+const columns = col.columns([
+  col.accessor('email', {
+    header: 'Email',
+    cell: (info) => <Link to={`/contacts/${info.row.original.id}`}>{info.getValue()}</Link>,
+  }),
+  col.display({ id: 'name', header: 'Name', cell: ({ row }) => contactName(row.original) }),
+  col.accessor('originCodeName', { header: 'Origin code', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('subscription', {
+    header: 'Subscription',
+    cell: (info) => <SubscriptionBadge subscription={info.getValue()} />,
+  }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDate(info.getValue()) }),
+]);
+
 /** The search box, the matching contacts (one page at a time, searched on the server) and paging controls. */
 export function ContactSearch() {
+  const [params, setParams] = useSearchParams();
+  const filters = contactFiltersFromParams(params);
+  const clear = (...keys: string[]) =>
+    setParams((current) => {
+      const out = new URLSearchParams(current);
+      for (const key of keys) out.delete(key);
+      return out;
+    });
   const [text, setText] = useState('');
-  const q = useDebouncedValue(text.trim(), CONTACT_SEARCH_DEBOUNCE_MS);
+  const typed = useDebouncedValue(text.trim(), CONTACT_SEARCH_DEBOUNCE_MS);
+  // The paging below belongs to one search: the filters are part of it.
+  const q = `${typed}\u0000${JSON.stringify(filters)}`;
+  const searching = Boolean(typed) || Object.values(filters).some((v) => v !== undefined);
   // The page belongs to the search it was chosen for; a new search starts at page 1. `cursors[i]` is the server's
   // `next` of page i + 1, so page n > 1 is asked for "after" cursors[n - 2] (fast however deep the page).
   const [paging, setPaging] = useState<{ q: string; page: number; cursors: string[] }>({
@@ -38,7 +83,10 @@ export function ContactSearch() {
   };
 
   const search = useSearchContacts(
-    { ...(q ? { q } : {}), page, pageSize: CONTACT_PAGE_SIZE, ...(after ? { after } : {}) },
+    {
+      ...(typed ? { q: typed } : {}),
+      ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
+      page, pageSize: CONTACT_PAGE_SIZE, ...(after ? { after } : {}) },
     { query: { placeholderData: keepPreviousData, meta: { errorMessage: 'Could not load contacts' } } },
   );
   const data = search.data;
@@ -59,40 +107,35 @@ export function ContactSearch() {
           onChange={(e) => setText(e.target.value)}
         />
       </Form.Group>
+      {(filters.originCodeId !== undefined || filters.subscription || filters.createdFrom || filters.createdTo) && (
+        <div className="d-flex flex-wrap gap-2 mb-3" role="group" aria-label="Filters">
+          {filters.originCodeId !== undefined && (
+            <Button size="sm" variant="outline-secondary" onClick={() => clear('originCodeId', 'originCode')}>
+              Origin code: {params.get('originCode') ?? `#${filters.originCodeId}`} ×
+            </Button>
+          )}
+          {filters.subscription && (
+            <Button size="sm" variant="outline-secondary" onClick={() => clear('subscription')}>
+              Subscription: {filters.subscription} ×
+            </Button>
+          )}
+          {(filters.createdFrom || filters.createdTo) && (
+            <Button size="sm" variant="outline-secondary" onClick={() => clear('createdFrom', 'createdTo')}>
+              Created {filters.createdFrom ? formatIsoDate(filters.createdFrom) : '…'} –{' '}
+              {filters.createdTo ? formatIsoDate(filters.createdTo) : '…'} ×
+            </Button>
+          )}
+        </div>
+      )}
       {search.isPending ? (
         <PageSpinner label="Loading contacts" />
       ) : search.isError ? (
         <Alert variant="danger">Could not load contacts.</Alert>
       ) : data && data.items.length === 0 ? (
-        <EmptyState>{q ? 'No contacts match this search.' : 'No contacts yet.'}</EmptyState>
+        <EmptyState>{searching ? 'No contacts match this search.' : 'No contacts yet.'}</EmptyState>
       ) : data ? (
         <>
-          <Table striped hover responsive aria-label="Contacts">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Origin code</th>
-                <th scope="col">Subscription</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((contact) => (
-                <tr key={contact.id}>
-                  <td>
-                    <Link to={`/contacts/${contact.id}`}>{contact.email}</Link>
-                  </td>
-                  <td>{contactName(contact)}</td>
-                  <td>{contact.originCodeName ?? ''}</td>
-                  <td>
-                    <SubscriptionBadge subscription={contact.subscription} />
-                  </td>
-                  <td>{formatDate(contact.created)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <DataTable label="Contacts" columns={columns} data={data.items} hover small={false} />
           <div className="d-flex align-items-center justify-content-between gap-2 flex-wrap">
             <span className="text-body-secondary">
               {about}

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
@@ -219,6 +219,29 @@ describe('ContactImportForm', () => {
     expect(body.get('originCode')).toBe('Spring drive');
     expect(body.get('file')).toBeInstanceOf(File);
     expect(fileName('file')).toBe('people.csv');
+  });
+
+  it('guesses the mapping when the import fields arrive after the file was chosen', async () => {
+    let release = () => {};
+    const loaded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get('/api/imports/fields', async () => {
+        await loaded;
+        return HttpResponse.json([
+          { id: 'email', label: 'Email' },
+          { id: 'vanid', label: 'VANID' },
+        ]);
+      }),
+    );
+    renderWithProviders(<ContactImportForm />);
+    // A browser driven by a script can set the file while the picker still waits for the fields.
+    const file = new File(['Email;VANID\nx@y.z;1\n'], 'people.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [file] } });
+    release();
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'VANID' })).toHaveValue('vanid'));
+    expect(screen.getByRole('combobox', { name: 'Email' })).toHaveValue('email');
   });
 
   it('turns away files whose header row cannot be read here', async () => {

@@ -20,16 +20,18 @@ import type { Form as CrmForm, FormInput, FormStyle, OriginCode } from '@/api/ge
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { DetailGrid } from '@/components/detail-grid';
+import { Field } from '@/components/form/field';
 import { OriginCodeSingleSelect } from '@/components/form/origin-code-select';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { getClientShort } from '@/lib/session';
 import { useHasPermission } from '@/lib/use-permission';
-import { DEFAULT_FORM_BODY, formatCount, formDisplayName, publicFormLink } from '../utils';
+import { DEFAULT_FORM_BODY, formatCount, formDisplayName, isFillable, NOT_FILLABLE, publicFormLink } from '../utils';
 import { FORMS_CRUMBS } from './crm-forms-page';
 import { FormPreview } from './form-preview';
 import { FormSignups } from './form-signups';
 import { FormStyleFields, styleValid } from './form-style-fields';
+import { forgetDeleted } from '@/lib/forget-deleted';
 
 type OriginMode = 'new' | 'existing';
 
@@ -101,7 +103,7 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
   const save = useMutation({
     mutationFn: async (): Promise<CrmForm> => {
       const redirect = redirectUrl.trim();
-      const data: FormInput = { name: name.trim(), enabled, style: cleanStyle(style) };
+      const data: FormInput = { name: name.trim(), enabled: enabled && fillable, style: cleanStyle(style) };
       // A new code goes by name with the form, so the server creates both or neither.
       const code = newCode.trim();
       if (mode === 'new' && code) data.originCodeName = code;
@@ -129,11 +131,11 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
       meta: { errorMessage: 'Could not delete the form' },
       onSuccess: async () => {
         setConfirming(false);
-        await queryClient.invalidateQueries({ queryKey: getListCrmFormsQueryKey() });
-        // Leave the page first: removing the cached item while its page is still shown makes that page fetch the
-        // deleted item again (a 404 and a red toast).
-        await navigate('/crm-forms');
-        if (form) queryClient.removeQueries({ queryKey: getGetCrmFormQueryKey(form.id), type: 'inactive' });
+        await forgetDeleted(queryClient, {
+          item: form ? getGetCrmFormQueryKey(form.id) : undefined,
+          lists: [getListCrmFormsQueryKey()],
+          leave: () => navigate('/crm-forms'),
+        });
       },
       onError: () => setConfirming(false),
     },
@@ -144,6 +146,8 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
   const canSave = nameValid && styleValid(style);
   // An empty body is saved as the default one: preview that.
   const previewBody = bodyHtml.trim() ? bodyHtml : DEFAULT_FORM_BODY;
+  // A body with nothing to fill in is never enabled: its public page would be a dead end.
+  const fillable = isFillable(previewBody);
   const busy = save.isPending || remove.isPending;
   const originCodeText = mode === 'new' ? newCode.trim() : (existingCode?.label ?? '');
 
@@ -158,18 +162,17 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
     <Form onSubmit={onSubmit} noValidate className="crm-form-editor">
       <Tabs id="crm-form-editor-tabs" defaultActiveKey="setup" className="mb-3">
         <Tab eventKey="setup" title="Form Setup">
-          <Form.Group className="mb-3" controlId="crm-form-name">
-            <Form.Label>Form name</Form.Label>
-            <Form.Control
-              value={name}
-              maxLength={NAME_MAX}
-              onChange={(e) => setName(e.target.value)}
-              onBlur={() => setTouched(true)}
-              isInvalid={touched && nameMissing}
-              required
-            />
-            <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-          </Form.Group>
+          <Field
+            id="crm-form-name"
+            label="Form name"
+            value={name}
+            maxLength={NAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => setTouched(true)}
+            required
+            invalid={touched && nameMissing}
+            error="You must enter a value"
+          />
           <fieldset className="mb-3">
             <legend className="form-label fs-6">Origin code</legend>
             <Form.Check
@@ -227,6 +230,7 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
               {isNew && bodyHtml.trim() === '' && (
                 <Form.Text muted>Leave empty for the default form: an e-mail field and a submit button.</Form.Text>
               )}
+              {!fillable && <Form.Text className="d-block text-danger">{NOT_FILLABLE}</Form.Text>}
             </Form.Group>
             <div className="col-lg-6">
               <div className="form-label">Preview</div>
@@ -261,12 +265,19 @@ function FormEditorFields({ form }: { form: CrmForm | null }) {
           <Form.Check
             type="switch"
             role="switch"
-            className="mb-3"
+            className={fillable ? 'mb-3' : 'mb-1'}
             id="crm-form-enabled"
             label="Enabled"
-            checked={enabled}
+            checked={enabled && fillable}
+            disabled={!fillable}
+            aria-describedby={fillable ? undefined : 'crm-form-not-fillable'}
             onChange={(e) => setEnabled(e.target.checked)}
           />
+          {!fillable && (
+            <Form.Text id="crm-form-not-fillable" className="d-block mb-3 text-danger">
+              {NOT_FILLABLE}
+            </Form.Text>
+          )}
           {form && <PublicLink id={form.id} />}
           <div className="d-flex gap-2">
             <Button type="submit" disabled={!canSave || busy}>

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Form } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
 import { sent, sentOnce, server, settled } from '@/test/msw';
-import { renderWithProviders } from '@/test/utils';
+import { queriesSettled, renderWithProviders } from '@/test/utils';
 import { CrmFormEditor } from './crm-form-editor';
 import { CrmFormsTable } from './crm-forms-table';
 
@@ -101,6 +101,42 @@ describe('CrmFormEditor', () => {
     expect(save).toBeEnabled();
   });
 
+  it('issue 27 item 16: a body with nothing to fill in cannot be enabled, and the editor says why', async () => {
+    server.use(
+      http.post('/api/crm-form', () => HttpResponse.json({ ...FORM, enabled: false }, { status: 201 })),
+      http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: [], universalPermissions: [] })),
+      http.all('*', () => HttpResponse.json([])),
+    );
+    renderEditor('/crm-form-add');
+    await userEvent.type(screen.getByLabelText('Form name'), 'Petition');
+    await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
+    const body = screen.getByLabelText('Body HTML');
+    await userEvent.type(body, '<p>Sign our petition</p>');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    const enabled = screen.getByRole('switch', { name: 'Enabled' });
+    expect(enabled).not.toBeChecked();
+    expect(enabled).toBeDisabled();
+    expect(enabled).toHaveAccessibleDescription(
+      'This form cannot be enabled: its body has no <form> with an e-mail field (an input of type email or named email), so visitors would have nothing to fill in.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/crm-form-detail/9'));
+    await settled();
+    expect(sentOnce('POST', '/api/crm-form').body).toMatchObject({ enabled: false, bodyHtml: '<p>Sign our petition</p>' });
+  });
+
+  it('issue 27 item 16: a form with an e-mail field can be enabled again', async () => {
+    renderEditor('/crm-form-add');
+    await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
+    await userEvent.click(screen.getByLabelText('Body HTML'));
+    await userEvent.paste('<form><input name="email"></form>');
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    const enabled = screen.getByRole('switch', { name: 'Enabled' });
+    expect(enabled).toBeEnabled();
+    expect(enabled).toBeChecked();
+    expect(screen.queryByText(/cannot be enabled/)).not.toBeInTheDocument();
+  });
+
   it('Create New sends the new origin code by name with the form, in one request', async () => {
     server.use(
       http.post('/api/crm-form', () => HttpResponse.json(FORM, { status: 201 })),
@@ -172,10 +208,10 @@ describe('CrmFormEditor', () => {
       http.all('/auth-api/session/me', () => HttpResponse.json({ permissions: [], universalPermissions: [] })),
       http.all('*', () => HttpResponse.json([])),
     );
-    renderEditor('/crm-form-detail/9');
+    const { queryClient } = renderEditor('/crm-form-detail/9');
     expect(await screen.findByRole('heading', { name: 'Spring signup' })).toBeInTheDocument();
     await waitFor(() => expect(calls()).toContain('GET /auth-api/session/me'));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await queriesSettled(queryClient);
     expect(screen.queryByRole('heading', { name: 'Recent signups' })).not.toBeInTheDocument();
     expect(calls().some((call) => call.includes('/api/external-signup'))).toBe(false);
   });

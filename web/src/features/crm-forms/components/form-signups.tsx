@@ -1,8 +1,17 @@
-import Table from 'react-bootstrap/Table';
 import { useListExternalSignups } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatDateTime } from '../utils';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { ExternalSignup } from '@/api/gen/model';
+
+const col = columnsFor<ExternalSignup>();
+const columns = col.columns([
+  col.accessor('email', { header: 'Email' }),
+  col.accessor('originCodeName', { header: 'Origin Code', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('referrer', { header: 'Referrer', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+]);
 
 /** The form's most recent signups (up to 20): e-mail, origin code, referrer and when. */
 export function FormSignups({ formId }: { formId: number }) {
@@ -20,26 +29,13 @@ export function FormSignups({ formId }: { formId: number }) {
       ) : signups.isError ? null : signups.data.length === 0 ? (
         <EmptyState>No signups yet.</EmptyState>
       ) : (
-        <Table striped hover responsive size="sm" aria-label="Recent signups">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Origin Code</th>
-              <th scope="col">Referrer</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {signups.data.map((signup) => (
-              <tr key={signup.id}>
-                <td>{signup.email}</td>
-                <td>{signup.originCodeName ?? ''}</td>
-                <td className="text-break">{signup.referrer ?? ''}</td>
-                <td>{formatDateTime(signup.created)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Recent signups"
+          columns={columns}
+          data={signups.data}
+          cellClassName={{ referrer: 'text-break' }}
+          hover
+        />
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import type { FormStyle } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { DEFAULT_BACKGROUND, DEFAULT_PRIMARY } from './styled-form';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -126,12 +127,16 @@ export function FormStyleFields({ style, onChange }: { style: FormStyle; onChang
           <Form.Control.Feedback type="invalid">The logo URL must start with https://</Form.Control.Feedback>
         </InputGroup>
       </Form.Group>
-      <Form.Group className="mb-3" controlId="crm-form-logo-file">
-        <Form.Label>Or upload a logo</Form.Label>
-        <Form.Control type="file" accept={LOGO_TYPES} onChange={upload} isInvalid={uploadError !== null} />
-        <Form.Control.Feedback type="invalid">{uploadError}</Form.Control.Feedback>
-        <Form.Text muted>PNG, JPEG, GIF or WebP, at most 150 kB.</Form.Text>
-      </Form.Group>
+      <Field
+        id="crm-form-logo-file"
+        label="Or upload a logo"
+        type="file"
+        accept={LOGO_TYPES}
+        onChange={upload}
+        invalid={uploadError !== null}
+        error={uploadError}
+        hint={<Form.Text muted>PNG, JPEG, GIF or WebP, at most 150 kB.</Form.Text>}
+      />
       <Form.Group className="mb-3" controlId="crm-form-button-text">
         <Form.Label>Button text</Form.Label>
         <Form.Control

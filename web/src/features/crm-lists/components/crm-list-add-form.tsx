@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { getListCrmListsQueryKey, useCreateCrmList, useUploadCrmList } from '@/api/gen';
 import type { OriginCode, UploadCrmListParams } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { FilePicker } from '@/components/form/file-picker';
 import { OriginCodeSelect } from '@/components/form/origin-code-select';
 import { trackJob } from '@/lib/job-tracker';
@@ -74,18 +75,17 @@ export function CrmListAddForm() {
 
   return (
     <Form onSubmit={onSubmit} noValidate className="crm-list-add-form">
-      <Form.Group className="mb-3" controlId="crm-list-name">
-        <Form.Label>List name</Form.Label>
-        <Form.Control
-          value={name}
-          maxLength={200}
-          onChange={(e) => setName(e.target.value)}
-          onBlur={() => setTouched(true)}
-          isInvalid={touched && nameMissing}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="crm-list-name"
+        label="List name"
+        value={name}
+        maxLength={200}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={() => setTouched(true)}
+        required
+        invalid={touched && nameMissing}
+        error="You must enter a value"
+      />
       <fieldset className="mb-3">
         <legend className="form-label fs-6">Create Type</legend>
         <Form.Check

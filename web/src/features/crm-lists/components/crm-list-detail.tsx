@@ -21,6 +21,7 @@ import { saveTextFile } from '@/lib/download';
 import { formatCount, formatDateTime } from '@/lib/format';
 import { LISTS_CRUMBS } from './crm-lists-page';
 import { ListMembers } from './list-members';
+import { forgetDeleted } from '@/lib/forget-deleted';
 
 function ListDetails({ list }: { list: CrmList }) {
   const navigate = useNavigate();
@@ -34,9 +35,11 @@ function ListDetails({ list }: { list: CrmList }) {
       meta: { errorMessage: 'Could not delete the list' },
       onSuccess: async () => {
         setConfirming(false);
-        queryClient.removeQueries({ queryKey: getGetCrmListQueryKey(list.id) });
-        await queryClient.invalidateQueries({ queryKey: getListCrmListsQueryKey() });
-        await navigate('/crm-lists');
+        await forgetDeleted(queryClient, {
+          item: getGetCrmListQueryKey(list.id),
+          lists: [getListCrmListsQueryKey()],
+          leave: () => navigate('/crm-lists'),
+        });
       },
       onError: () => setConfirming(false),
     },

@@ -1,10 +1,21 @@
 import Alert from 'react-bootstrap/Alert';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useListCrmLists } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatCount, formatDate } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { CrmList } from '@/api/gen/model';
+
+const col = columnsFor<CrmList>();
+const columns = col.columns([
+  col.accessor('name', {
+    header: 'Name',
+    cell: (info) => <Link to={`/crm-list-detail/${info.row.original.id}`}>{info.getValue()}</Link>,
+  }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDate(info.getValue()) }),
+  col.accessor('count', { header: 'Count', cell: (info) => formatCount(info.getValue()) }),
+]);
 
 /** The client's CRM lists: name (to the detail page), created date and count. */
 export function CrmListsTable() {
@@ -14,28 +25,5 @@ export function CrmListsTable() {
   if (isPending) return <PageSpinner label="Loading lists" />;
   if (isError) return <Alert variant="danger">Could not load lists.</Alert>;
   if (data.length === 0) return <EmptyState>No lists yet.</EmptyState>;
-  return (
-    <Table striped hover responsive aria-label="Lists">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Created</th>
-          <th scope="col" className="text-end">
-            Count
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.map((list) => (
-          <tr key={list.id}>
-            <td>
-              <Link to={`/crm-list-detail/${list.id}`}>{list.name}</Link>
-            </td>
-            <td>{formatDate(list.created)}</td>
-            <td className="text-end">{formatCount(list.count)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
+  return <DataTable label="Lists" columns={columns} data={data} numeric={['count']} hover small={false} />;
 }

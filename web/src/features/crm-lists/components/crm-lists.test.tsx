@@ -7,7 +7,7 @@ import type { CrmList, Job } from '@/api/gen/model';
 import { getTrackedJobs, resetTrackedJobs } from '@/lib/job-tracker';
 import { clearSnacks } from '@/lib/notifications';
 import { sent, sentOnce, server, settled } from '@/test/msw';
-import { renderWithProviders } from '@/test/utils';
+import { queriesSettled, renderWithProviders } from '@/test/utils';
 import { CrmListAddForm } from './crm-list-add-form';
 import { CrmListDetail } from './crm-list-detail';
 import { CrmListsTable } from './crm-lists-table';
@@ -239,7 +239,7 @@ describe('contacts in bulk (issue 11, item 8)', () => {
       http.get('/auth-api/session/me', () => HttpResponse.json(me(['view user']))),
       http.all('*', () => HttpResponse.json([])),
     );
-    renderWithProviders(
+    const { queryClient } = renderWithProviders(
       <>
         <CrmListAddForm />
         <CrmListDetail id={7} />
@@ -247,7 +247,7 @@ describe('contacts in bulk (issue 11, item 8)', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Big donors' })).toBeInTheDocument();
     await waitFor(() => expect(sent().some((r) => r.url === '/auth-api/session/me')).toBe(true));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await queriesSettled(queryClient);
     expect(screen.getByRole('radio', { name: 'Query' })).toBeChecked();
     expect(screen.queryByRole('radio', { name: 'Upload File' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import {
   getGetCrmListQueryKey,
@@ -16,8 +15,22 @@ import type { CrmList, ListMember } from '@/api/gen/model';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { formatCount } from '@/lib/format';
+import { forgetDeleted } from '@/lib/forget-deleted';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 const STATUS_VARIANT: Record<string, string> = { subscribed: 'success', unsubscribed: 'secondary', bounced: 'danger' };
+
+const name = (m: ListMember) => `${m.firstName} ${m.lastName}`.trim();
+
+const col = columnsFor<ListMember>();
+const columns = col.columns([
+  col.accessor('email', { header: 'Email' }),
+  col.display({ id: 'name', header: 'Name', cell: ({ row }) => name(row.original) }),
+  col.accessor('subscription', {
+    header: 'Subscription',
+    cell: (info) => <Badge bg={STATUS_VARIANT[info.getValue()] ?? 'secondary'}>{info.getValue()}</Badge>,
+  }),
+]);
 
 /** The list's members: searched by e-mail or name, 25 a page, each with its subscription; upload lists can lose one. */
 export function ListMembers({ list }: { list: CrmList }) {
@@ -34,18 +47,31 @@ export function ListMembers({ list }: { list: CrmList }) {
       meta: { errorMessage: 'Could not remove the member' },
       onSuccess: async () => {
         notifyCrmSuccess('Member removed');
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: getListCrmListMembersQueryKey(list.id) }),
-          queryClient.invalidateQueries({ queryKey: getGetCrmListQueryKey(list.id) }),
-          queryClient.invalidateQueries({ queryKey: getListCrmListsQueryKey() }),
-        ]);
+        await forgetDeleted(queryClient, {
+          lists: [getListCrmListMembersQueryKey(list.id), getGetCrmListQueryKey(list.id), getListCrmListsQueryKey()],
+        });
       },
     },
   });
   const data = members.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const canRemove = list.kind === 'upload';
-  const name = (m: ListMember) => `${m.firstName} ${m.lastName}`.trim();
+
+  const removeColumn = col.display({
+    id: 'actions',
+    header: () => <span className="visually-hidden">Actions</span>,
+    cell: ({ row: { original: m } }) => (
+      <Button
+        size="sm"
+        variant="outline-danger"
+        aria-label={`Remove ${m.email}`}
+        disabled={remove.isPending}
+        onClick={() => remove.mutate({ id: list.id, contactId: m.contactId })}
+      >
+        Remove
+      </Button>
+    ),
+  });
 
   return (
     <section aria-labelledby="list-members-title" className="mt-4">
@@ -69,51 +95,16 @@ export function ListMembers({ list }: { list: CrmList }) {
       ) : (
         <>
           <div className="table-responsive">
-            <Table responsive size="sm" hover aria-label="List members" aria-busy={members.isFetching}>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Subscription</th>
-                  {canRemove && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {data?.members.map((m) => (
-                  <tr key={m.contactId}>
-                    <td>{m.email}</td>
-                    <td>{name(m)}</td>
-                    <td>
-                      <Badge bg={STATUS_VARIANT[m.subscription] ?? 'secondary'}>{m.subscription}</Badge>
-                    </td>
-                    {canRemove && (
-                      <td className="text-end">
-                        <Button
-                          size="sm"
-                          variant="outline-danger"
-                          aria-label={`Remove ${m.email}`}
-                          disabled={remove.isPending}
-                          onClick={() => remove.mutate({ id: list.id, contactId: m.contactId })}
-                        >
-                          Remove
-                        </Button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-                {data && data.members.length === 0 && (
-                  <tr>
-                    <td colSpan={canRemove ? 4 : 3} className="text-body-secondary">
-                      {q ? 'No member matches the search.' : 'This list has no members.'}
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </Table>
+            <DataTable
+              label="List members"
+              columns={canRemove ? [...columns, removeColumn] : columns}
+              data={data?.members ?? []}
+              empty={data ? (q ? 'No member matches the search.' : 'This list has no members.') : undefined}
+              cellClassName={{ actions: 'text-end' }}
+              ariaBusy={members.isFetching}
+              striped={false}
+              hover
+            />
           </div>
           {data && (
             <div className="d-flex align-items-center gap-2 flex-wrap">

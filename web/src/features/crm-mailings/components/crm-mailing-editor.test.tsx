@@ -2,7 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearSnacks } from '@/lib/notifications';
+import { setClientTimeZone } from '@/lib/time-zone';
 import { sent, sentOnce, settled } from '@/test/msw';
+import { http, HttpResponse } from 'msw';
+import { server } from '@/test/msw';
 import { bodyOf, fillSetup, MAILING, renderEditor, serve, TEMPLATE } from '../testing/mailings-server';
 
 // The editor's tests type into many fields: on a loaded machine they need more than the default 5 s.
@@ -41,6 +44,8 @@ describe('CrmMailingEditor', () => {
       sendTime: new Date(2026, 5, 1, 9, 30).toISOString(),
       listId: 5,
       bodyHtml: '',
+      previewText: '',
+      mailingId: null,
     });
   });
 
@@ -182,5 +187,56 @@ describe('CrmMailingEditor', () => {
     expect(within(links).getByText('12')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Opens and clicks, first 48 hours' })).toBeInTheDocument();
   });
-});
 
+  it('issue 27 item 14: Confirm warns how many recipients will see a merge tag blank, then confirms anyway', async () => {
+    serve();
+    const message =
+      '312 recipients have no first name: they will see it blank. Add a default: {{First.Name|friend}}';
+    server.use(
+      http.post('/api/crm-mailing/merge-check', () =>
+        HttpResponse.json({ recipients: 400, warnings: [{ tag: 'First.Name', missing: 312, message }] }),
+      ),
+    );
+    renderEditor('/crm-mailing-detail/7');
+    await screen.findByRole('heading', { name: 'June appeal' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Confirm' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    const check = sentOnce('POST', '/api/crm-mailing/merge-check');
+    expect(check.url).toBe('/api/crm-mailing/merge-check?id=7');
+    expect(check.body).toMatchObject({ isDraft: false, listId: 5 });
+    expect(await bodyOf('PATCH')).toBeUndefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm anyway' }));
+    expect(await screen.findByText('Mailing confirmed')).toBeInTheDocument();
+    expect(await bodyOf('PATCH')).toMatchObject({ isDraft: false });
+  });
+
+  it('issue 27 item 14: a merge tag is inserted with the default typed beside the buttons', async () => {
+    serve();
+    renderEditor('/crm-mailing-add');
+    await userEvent.click(screen.getByRole('tab', { name: 'HTML Editor' }));
+    const tags = screen.getByRole('group', { name: 'Merge tags' });
+    await userEvent.click(screen.getByRole('radio', { name: 'HTML source' }));
+    const source = screen.getByLabelText('Body HTML');
+    fireEvent.change(source, { target: { value: '<p>Hello </p>' } });
+    (source as HTMLTextAreaElement).setSelectionRange(9, 9);
+    fireEvent.select(source);
+    await userEvent.type(within(tags).getByRole('textbox', { name: 'Merge tag default' }), 'friend');
+    expect(within(tags).getByRole('button', { name: 'First.Name' })).toHaveAttribute('title', 'Insert {{First.Name|friend}}');
+    await userEvent.click(within(tags).getByRole('button', { name: 'First.Name' }));
+    expect(source).toHaveValue('<p>Hello {{First.Name|friend}}</p>');
+  });
+
+  it('issue 27 item 9: the send time says it is in the client\'s time zone', async () => {
+    setClientTimeZone('America/Chicago');
+    try {
+      serve();
+      renderEditor('/crm-mailing-add');
+      expect(await screen.findByText("In America/Chicago, the client's time zone.")).toBeInTheDocument();
+      expect(screen.getByLabelText('Send time')).toHaveAttribute('type', 'datetime-local');
+    } finally {
+      setClientTimeZone(undefined);
+    }
+  });
+});

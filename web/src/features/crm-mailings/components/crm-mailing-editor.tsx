@@ -8,6 +8,7 @@ import Tabs from 'react-bootstrap/Tabs';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
+  checkMailingMergeTags,
   createMailing,
   getGetMailingQueryKey,
   getListMailingsQueryKey,
@@ -19,7 +20,7 @@ import {
   useListSenderNames,
   useSendMailingToMyInbox,
 } from '@/api/gen';
-import type { Mailing } from '@/api/gen/model';
+import type { Mailing, MergeCheck } from '@/api/gen/model';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { DetailGrid } from '@/components/detail-grid';
 import { HtmlBodyEditor } from '@/components/html-body-editor';
@@ -80,7 +81,24 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
     mutation: { onSuccess: () => notifyCrmSuccess('Draft sent') },
   });
 
-  const busy = save.isPending || testSend.isPending || remove.busy;
+  // Confirm first asks the server which merge tags recipients will see blank; with any, the warnings show and a
+  // second click ("Confirm anyway") confirms. The warnings hold for the mailing exactly as it was checked.
+  const [checked, setChecked] = useState<{ input: string; result: MergeCheck } | null>(null);
+  const currentInput = JSON.stringify(draft.input(false));
+  const warnings = checked && checked.input === currentInput ? checked.result.warnings : [];
+  const mergeCheck = useMutation({
+    mutationFn: () => checkMailingMergeTags(draft.input(false), mailing ? { id: mailing.id } : undefined),
+    onSuccess: (result) => {
+      if (result.warnings.length === 0) save.mutate(false);
+      else setChecked({ input: currentInput, result });
+    },
+  });
+  const confirm = () => {
+    if (warnings.length > 0) save.mutate(false);
+    else mergeCheck.mutate();
+  };
+
+  const busy = save.isPending || testSend.isPending || remove.busy || mergeCheck.isPending;
 
   const chooseTemplate = (value: string) => {
     setTemplateId(value);
@@ -157,6 +175,15 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
             <div className="form-label">Preview</div>
             <MailingBodyPreview html={bodyHtml} title="Mailing preview" />
           </div>
+          {warnings.length > 0 && (
+            <Alert variant="warning" aria-label="Merge tag warnings">
+              <ul className="mb-0 ps-3">
+                {warnings.map((w) => (
+                  <li key={w.tag}>{w.message}</li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           <div className="d-flex flex-wrap gap-2">
             <Button variant="outline-primary" disabled={!setupValid || busy} onClick={() => save.mutate(true)}>
               Save Draft
@@ -173,14 +200,16 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
                     sendTime: sendTimeIso ?? undefined,
                     listId: audienceKind === 'list' ? Number(listId) : undefined,
                     bodyHtml,
+                    previewText: draft.previewText,
+                    mailingId: mailing?.id ?? null,
                   },
                 })
               }
             >
               Send to my inbox
             </Button>
-            <Button disabled={!setupValid || busy} onClick={() => save.mutate(false)}>
-              Confirm
+            <Button disabled={!setupValid || busy} onClick={confirm}>
+              {warnings.length > 0 ? 'Confirm anyway' : 'Confirm'}
             </Button>
             {mailing && (
               <Button variant="outline-danger" onClick={remove.ask} disabled={busy}>

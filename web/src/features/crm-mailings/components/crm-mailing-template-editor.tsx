@@ -15,11 +15,13 @@ import {
 import type { MailingTemplate } from '@/api/gen/model';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
+import { Field } from '@/components/form/field';
 import { HtmlBodyEditor } from '@/components/html-body-editor';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { MERGE_TAGS } from '../utils';
 import { TEMPLATES_CRUMBS } from './crm-mailing-templates-page';
+import { forgetDeleted } from '@/lib/forget-deleted';
 
 const NAME_MAX = 200;
 
@@ -54,11 +56,11 @@ function TemplateFields({ template }: { template: MailingTemplate | null }) {
       meta: { errorMessage: 'Could not delete the template' },
       onSuccess: async () => {
         setConfirming(false);
-        await queryClient.invalidateQueries({ queryKey: getListMailingTemplatesQueryKey() });
-        // Leave the page first: removing the cached item while its page is still shown makes that page fetch the
-        // deleted item again (a 404 and a red toast).
-        await navigate('/crm-mailing-templates');
-        if (template) queryClient.removeQueries({ queryKey: getGetMailingTemplateQueryKey(template.id), type: 'inactive' });
+        await forgetDeleted(queryClient, {
+          item: template ? getGetMailingTemplateQueryKey(template.id) : undefined,
+          lists: [getListMailingTemplatesQueryKey()],
+          leave: () => navigate('/crm-mailing-templates'),
+        });
       },
       onError: () => setConfirming(false),
     },
@@ -75,18 +77,17 @@ function TemplateFields({ template }: { template: MailingTemplate | null }) {
 
   return (
     <Form onSubmit={onSubmit} noValidate className="crm-mailing-template-editor">
-      <Form.Group className="mb-3" controlId="crm-template-name">
-        <Form.Label>Template name</Form.Label>
-        <Form.Control
-          value={name}
-          maxLength={NAME_MAX}
-          onChange={(e) => setName(e.target.value)}
-          onBlur={() => setTouched(true)}
-          isInvalid={touched && nameMissing}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="crm-template-name"
+        label="Template name"
+        value={name}
+        maxLength={NAME_MAX}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={() => setTouched(true)}
+        required
+        invalid={touched && nameMissing}
+        error="You must enter a value"
+      />
       <div className="mb-3">
         <HtmlBodyEditor
           id="crm-template-body"

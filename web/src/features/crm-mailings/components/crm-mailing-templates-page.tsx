@@ -1,14 +1,26 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import { useListMailingTemplates } from '@/api/gen';
 import { Breadcrumbs, type Crumb } from '@/components/breadcrumbs';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatDateTime } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { MailingTemplate } from '@/api/gen/model';
 
 export const TEMPLATES_CRUMBS: Crumb[] = [{ label: 'CRM' }, { label: 'Templates', to: '/crm-mailing-templates' }];
+
+const col = columnsFor<MailingTemplate>();
+const columns = col.columns([
+  col.accessor('name', {
+    header: 'Name',
+    cell: (info) => (
+      <Link to={`/crm-mailing-template-detail/${info.row.original.id}`}>{info.getValue() || 'Untitled'}</Link>
+    ),
+  }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+]);
 
 /** The client's mailing templates: name (to the editor) and created. */
 export function CrmMailingTemplatesTable() {
@@ -18,26 +30,7 @@ export function CrmMailingTemplatesTable() {
   if (isPending) return <PageSpinner label="Loading templates" />;
   if (isError) return <Alert variant="danger">Could not load templates.</Alert>;
   if (data.length === 0) return <EmptyState>No templates yet.</EmptyState>;
-  return (
-    <Table striped hover responsive aria-label="Templates">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.map((template) => (
-          <tr key={template.id}>
-            <td>
-              <Link to={`/crm-mailing-template-detail/${template.id}`}>{template.name || 'Untitled'}</Link>
-            </td>
-            <td>{formatDateTime(template.created)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
+  return <DataTable label="Templates" columns={columns} data={data} hover small={false} />;
 }
 
 export function CrmMailingTemplatesPage() {

@@ -32,5 +32,14 @@ describe('CrmMailingsTable', () => {
     expect(confirmed.closest('tr')).toHaveTextContent('CONFIRMED');
     expect(sent()[0].url).toBe('/api/crm-mailing');
   });
-});
 
+  it('leaves out the money columns when the answer carries no money figures (no pageContributions or pagePerformance)', async () => {
+    const { revenue: _r, gifts: _g, donors: _d, responseRate: _x, rpm: _p, ...withoutMoney } = MAILING;
+    server.use(http.get('/api/crm-mailing', () => HttpResponse.json([withoutMoney])));
+    renderWithProviders(<CrmMailingsTable />);
+    expect(await screen.findByRole('link', { name: 'June appeal' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Recipients' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Revenue' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'RPM' })).not.toBeInTheDocument();
+  });
+});

@@ -1,9 +1,9 @@
-import Table from 'react-bootstrap/Table';
 import { useGetMailingFirst48Hours, useGetMailingLinks } from '@/api/gen';
-import type { HourCounts } from '@/api/gen/model';
+import type { HourCounts, LinkClicks } from '@/api/gen/model';
 import { EChart } from '@/components/charts/echart';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatCount } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 /** The chart of human opens and clicks per hour over the first 48 hours. */
 export function first48HoursOption(hours: HourCounts[]) {
@@ -19,6 +19,13 @@ export function first48HoursOption(hours: HourCounts[]) {
     ],
   };
 }
+
+const linkCol = columnsFor<LinkClicks>();
+const linkColumns = linkCol.columns([
+  linkCol.accessor('url', { header: 'Link' }),
+  linkCol.accessor('clicks', { header: 'Clicks', cell: (info) => formatCount(info.getValue()) }),
+  linkCol.accessor('clickers', { header: 'People', cell: (info) => formatCount(info.getValue()) }),
+]);
 
 /** A sent mailing's clicks per link and its opens and clicks over the first 48 hours. */
 export function MailingActivity({ id }: { id: number }) {
@@ -42,24 +49,14 @@ export function MailingActivity({ id }: { id: number }) {
       ) : !links.data?.length ? (
         <p className="text-body-secondary small">No clicks yet.</p>
       ) : (
-        <Table responsive size="sm" aria-label="Clicks per link">
-          <thead>
-            <tr>
-              <th>Link</th>
-              <th className="text-end">Clicks</th>
-              <th className="text-end">People</th>
-            </tr>
-          </thead>
-          <tbody>
-            {links.data.map((l) => (
-              <tr key={l.url}>
-                <td className="text-break">{l.url}</td>
-                <td className="text-end">{formatCount(l.clicks)}</td>
-                <td className="text-end">{formatCount(l.clickers)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Clicks per link"
+          columns={linkColumns}
+          data={links.data}
+          numeric={['clicks', 'clickers']}
+          cellClassName={{ url: 'text-break' }}
+          striped={false}
+        />
       )}
     </>
   );

@@ -1,37 +1,26 @@
 import type { Mailing } from '@/api/gen/model';
+import { columnsFor } from '@/components/data-table';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
 
-/** The money columns of the mailings table (README "Revenue metrics"). */
-export function MailingRevenueHeaders() {
-  return (
-    <>
-      <th scope="col" className="text-end">
-        Revenue
-      </th>
-      <th scope="col" className="text-end">
-        Gifts
-      </th>
-      <th scope="col" className="text-end">
-        Response Rate
-      </th>
-      <th scope="col" className="text-end">
-        RPM
-      </th>
-    </>
-  );
+/**
+ * Whether the answer carries money figures: the server leaves them out for users without pageContributions or
+ * pagePerformance, and then the columns and figures are not shown at all.
+ */
+export function hasMoney(mailing: Mailing): boolean {
+  return mailing.revenue !== undefined;
 }
 
-export function MailingRevenueCells({ mailing }: { mailing: Mailing }) {
-  return (
-    <>
-      <td className="text-end">{formatMoney(mailing.revenue)}</td>
-      <td className="text-end">{formatCount(mailing.gifts ?? 0)}</td>
-      <td className="text-end">{formatPercent(mailing.responseRate ?? 0, 2)}</td>
-      <td className="text-end">{formatMoney(mailing.rpm)}</td>
-    </>
-  );
-}
+const col = columnsFor<Mailing>();
+
+/** The money columns of the mailings table (docs/metrics.md). */
+export const MAILING_REVENUE_COLUMNS = [
+  col.accessor('revenue', { header: 'Revenue', cell: (info) => formatMoney(info.getValue()) }),
+  col.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue() ?? 0) }),
+  col.accessor('responseRate', { header: 'Response Rate', cell: (info) => formatPercent(info.getValue() ?? 0, 2) }),
+  col.accessor('rpm', { header: 'RPM', cell: (info) => formatMoney(info.getValue()) }),
+];
+export const MAILING_REVENUE_IDS = ['revenue', 'gifts', 'responseRate', 'rpm'];
 
 /** The money figures of a sent mailing, beside its delivery figures. */
 export function MailingRevenueFigures({ mailing, id }: { mailing: Mailing; id: (name: string) => string }) {

@@ -1,6 +1,8 @@
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import type { AudienceOption, CrmList, SenderOption } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
+import { clientTimeZone } from '@/lib/time-zone';
 import type { MailingDraft } from './use-mailing-draft';
 import { VariantsEditor } from './variants-editor';
 
@@ -27,65 +29,67 @@ export function MailingSetupFields({
 }) {
   return (
     <>
-      <Form.Group className="mb-3" controlId="crm-mailing-name">
-        <Form.Label>Mailing name</Form.Label>
-        <Form.Control
-          value={draft.name}
-          maxLength={NAME_MAX}
-          onChange={(e) => draft.setName(e.target.value)}
-          onBlur={onTouch}
-          isInvalid={invalid('name')}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="crm-mailing-sender">
-        <Form.Label>Sender</Form.Label>
-        <Form.Select
-          value={draft.senderId}
-          onChange={(e) => draft.setSenderId(e.target.value)}
-          onBlur={onTouch}
-          isInvalid={invalid('senderId')}
-          required
-        >
-          <option value="">Choose a sender…</option>
-          {senders?.map((s) => (
-            <option key={s.id} value={String(s.id)}>
-              {s.label}
-            </option>
-          ))}
-        </Form.Select>
-        <Form.Control.Feedback type="invalid">You must choose a sender</Form.Control.Feedback>
-        {senders?.length === 0 && (
-          <Form.Text muted>
-            No senders yet: add one on the <Link to="/system">System</Link> page.
-          </Form.Text>
-        )}
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="crm-mailing-subject">
-        <Form.Label>Subject</Form.Label>
-        <Form.Control
-          value={draft.subjectLine}
-          maxLength={SUBJECT_MAX}
-          onChange={(e) => draft.setSubjectLine(e.target.value)}
-          onBlur={onTouch}
-          isInvalid={invalid('subjectLine')}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="crm-mailing-send-time">
-        <Form.Label>Send time</Form.Label>
-        <Form.Control
-          type="datetime-local"
-          value={draft.sendTime}
-          onChange={(e) => draft.setSendTime(e.target.value)}
-          onBlur={onTouch}
-          isInvalid={invalid('sendTime')}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a date and time</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="crm-mailing-name"
+        label="Mailing name"
+        value={draft.name}
+        maxLength={NAME_MAX}
+        onChange={(e) => draft.setName(e.target.value)}
+        onBlur={onTouch}
+        required
+        invalid={invalid('name')}
+        error="You must enter a value"
+      />
+      <Field
+        id="crm-mailing-sender"
+        label="Sender"
+        select
+        value={draft.senderId}
+        onChange={(e) => draft.setSenderId(e.target.value)}
+        onBlur={onTouch}
+        required
+        invalid={invalid('senderId')}
+        error="You must choose a sender"
+        hint={
+          <>
+            {senders?.length === 0 && (
+              <Form.Text muted>
+                No senders yet: add one on the <Link to="/system">System</Link> page.
+              </Form.Text>
+            )}
+          </>
+        }
+      >
+        <option value="">Choose a sender…</option>
+        {senders?.map((s) => (
+          <option key={s.id} value={String(s.id)}>
+            {s.label}
+          </option>
+        ))}
+      </Field>
+      <Field
+        id="crm-mailing-subject"
+        label="Subject"
+        value={draft.subjectLine}
+        maxLength={SUBJECT_MAX}
+        onChange={(e) => draft.setSubjectLine(e.target.value)}
+        onBlur={onTouch}
+        required
+        invalid={invalid('subjectLine')}
+        error="You must enter a value"
+      />
+      <Field
+        id="crm-mailing-send-time"
+        label="Send time"
+        type="datetime-local"
+        value={draft.sendTime}
+        onChange={(e) => draft.setSendTime(e.target.value)}
+        onBlur={onTouch}
+        required
+        invalid={invalid('sendTime')}
+        error="You must enter a date and time"
+        hint={<Form.Text muted>In {clientTimeZone()}, the client&apos;s time zone.</Form.Text>}
+      />
       <Form.Group className="mb-3">
         <Form.Label as="div">Send to</Form.Label>
         <div>
@@ -110,46 +114,50 @@ export function MailingSetupFields({
         </div>
       </Form.Group>
       {draft.audienceKind === 'list' ? (
-        <Form.Group className="mb-3" controlId="crm-mailing-list">
-          <Form.Label>Audience list</Form.Label>
-          <Form.Select
-            value={draft.listId}
-            onChange={(e) => draft.setListId(e.target.value)}
-            onBlur={onTouch}
-            isInvalid={invalid('listId')}
-            required
-          >
-            <option value="">Choose a list…</option>
-            {lists?.map((l) => (
-              <option key={l.id} value={String(l.id)}>
-                {l.name}
-              </option>
-            ))}
-          </Form.Select>
-          <Form.Control.Feedback type="invalid">You must choose a list</Form.Control.Feedback>
-          <Form.Text>
-            <Link to="/crm-list-add">Create a list</Link>
-          </Form.Text>
-        </Form.Group>
+        <Field
+          id="crm-mailing-list"
+          label="Audience list"
+          select
+          value={draft.listId}
+          onChange={(e) => draft.setListId(e.target.value)}
+          onBlur={onTouch}
+          required
+          invalid={invalid('listId')}
+          error="You must choose a list"
+          hint={
+            <>
+              <Form.Text>
+                <Link to="/crm-list-add">Create a list</Link>
+              </Form.Text>
+            </>
+          }
+        >
+          <option value="">Choose a list…</option>
+          {lists?.map((l) => (
+            <option key={l.id} value={String(l.id)}>
+              {l.name}
+            </option>
+          ))}
+        </Field>
       ) : (
-        <Form.Group className="mb-3" controlId="crm-mailing-segment">
-          <Form.Label>Audience segment</Form.Label>
-          <Form.Select
-            value={draft.segmentId}
-            onChange={(e) => draft.setSegmentId(e.target.value)}
-            onBlur={onTouch}
-            isInvalid={invalid('listId')}
-            required
-          >
-            <option value="">Choose a segment…</option>
-            {segments.map((g) => (
-              <option key={g.id} value={String(g.id)}>
-                {g.name} ({g.size.toLocaleString()})
-              </option>
-            ))}
-          </Form.Select>
-          <Form.Control.Feedback type="invalid">You must choose a segment</Form.Control.Feedback>
-        </Form.Group>
+        <Field
+          id="crm-mailing-segment"
+          label="Audience segment"
+          select
+          value={draft.segmentId}
+          onChange={(e) => draft.setSegmentId(e.target.value)}
+          onBlur={onTouch}
+          required
+          invalid={invalid('listId')}
+          error="You must choose a segment"
+        >
+          <option value="">Choose a segment…</option>
+          {segments.map((g) => (
+            <option key={g.id} value={String(g.id)}>
+              {g.name} ({g.size.toLocaleString()})
+            </option>
+          ))}
+        </Field>
       )}
       <Form.Group className="mb-3" controlId="crm-mailing-suppressions">
         <Form.Label>Leave out (suppression lists and segments)</Form.Label>

@@ -9,7 +9,7 @@ import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { MailingActivity } from './mailing-activity';
-import { MailingRevenueFigures } from './mailing-revenue';
+import { MailingRevenueFigures, hasMoney } from './mailing-revenue';
 import { formatCount, formatDateTime } from '@/lib/format';
 import { openRate } from '../utils';
 
@@ -84,7 +84,7 @@ export function MailingFigures({ mailing }: { mailing: Mailing }) {
         <Figure id={id('open-rate')} label="Open rate">
           {openRate(s.uniqueOpens, s.recipients)}
         </Figure>
-        <MailingRevenueFigures mailing={mailing} id={id} />
+        {hasMoney(mailing) && <MailingRevenueFigures mailing={mailing} id={id} />}
       </dl>
       <div className="small text-body-secondary">
         Unique opens and clicks count people once; opens by privacy proxies and link scanners are shown apart as machine

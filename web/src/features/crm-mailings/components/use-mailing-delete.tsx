@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { getGetMailingQueryKey, getListMailingsQueryKey, useDeleteMailing } from '@/api/gen';
 import type { Mailing } from '@/api/gen/model';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
+import { forgetDeleted } from '@/lib/forget-deleted';
 
 /** Delete with the shared confirmation, then back to the mailings. */
 export function useMailingDelete(mailing: Mailing | null) {
@@ -15,9 +16,11 @@ export function useMailingDelete(mailing: Mailing | null) {
       meta: { errorMessage: 'Could not delete the mailing' },
       onSuccess: async () => {
         setConfirming(false);
-        if (mailing) queryClient.removeQueries({ queryKey: getGetMailingQueryKey(mailing.id) });
-        await queryClient.invalidateQueries({ queryKey: getListMailingsQueryKey() });
-        await navigate('/crm-mailings');
+        await forgetDeleted(queryClient, {
+          item: mailing ? getGetMailingQueryKey(mailing.id) : undefined,
+          lists: [getListMailingsQueryKey()],
+          leave: () => navigate('/crm-mailings'),
+        });
       },
       onError: () => setConfirming(false),
     },

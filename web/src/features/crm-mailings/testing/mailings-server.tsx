@@ -73,6 +73,7 @@ export function serve(mailing: Mailing = MAILING, stats: MailingStats = STATS) {
     ),
     http.get('/api/crm-mailing-template', () => HttpResponse.json([TEMPLATE])),
     http.post('/api/crm-mailing-template', () => HttpResponse.json(TEMPLATE, { status: 201 })),
+    http.post('/api/crm-mailing/merge-check', () => HttpResponse.json({ recipients: 2, warnings: [] })),
     http.all('/api/crm-mailing/send-to-my-inbox', () => HttpResponse.json({ message: 'sent', to: 'me@example.org' })),
     http.post('/api/crm-mailing', ({ request }) => echo(mailing, request, 201)),
     http.patch(`/api/crm-mailing/${mailing.id}`, ({ request }) => echo(mailing, request)),
@@ -110,7 +111,9 @@ export function renderEditor(route: string) {
 /** The body of the first request with this method to a mailing address. */
 export async function bodyOf(method: string) {
   await settled();
-  return sent().find((r) => r.method === method && r.url.startsWith('/api/crm-mailing'))?.body as
+  return sent().find(
+    (r) => r.method === method && r.url.startsWith('/api/crm-mailing') && !r.url.startsWith('/api/crm-mailing/merge-check'),
+  )?.body as
     | Record<string, unknown>
     | undefined;
 }

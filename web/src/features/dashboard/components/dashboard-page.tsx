@@ -1,17 +1,37 @@
 import type { ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useGetDashboard } from '@/api/gen';
 import type { Dashboard } from '@/api/gen/model';
+import { EmailRevenueNote } from '@/components/definition-note';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatDate, formatDateTime, formatCount } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
-import { PERIOD_LABELS, periodLink, signed } from '../utils';
+import { mailingLink, pacingHint, PERIOD_LABELS, periodLink, signed, sourceCodesLink } from '../utils';
 import { StateMap } from './state-map';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 /** A card whose title links to the page it summarises. */
+const mailingCol = columnsFor<NonNullable<Dashboard['lastMailings']>[number]>();
+const mailingColumns = mailingCol.columns([
+  mailingCol.accessor('name', {
+    header: 'Mailing',
+    cell: (info) => <Link to={mailingLink(info.row.original.id)}>{info.getValue()}</Link>,
+  }),
+  mailingCol.accessor('sent', { header: 'Sent', cell: (info) => formatDate(info.getValue()) }),
+  mailingCol.accessor('delivered', { header: 'Delivered', cell: (info) => formatCount(info.getValue()) }),
+  mailingCol.accessor('revenue', { header: 'Revenue', cell: (info) => formatMoney(info.getValue()) }),
+  mailingCol.accessor('rpm', { header: 'RPM', cell: (info) => formatMoney(info.getValue()) }),
+]);
+
+const codeCol = columnsFor<NonNullable<Dashboard['topSourceCodes']>[number]>();
+const codeColumns = codeCol.columns([
+  codeCol.accessor('code', { header: 'Source code' }),
+  codeCol.accessor('gifts', { header: 'Gifts', cell: (info) => `${formatCount(info.getValue())} gifts` }),
+  codeCol.accessor('net', { header: 'Net', cell: (info) => formatMoney(info.getValue()) }),
+]);
+
 function Tile({ title, to, children, testId }: { title: string; to: string; children: ReactNode; testId: string }) {
   return (
     <Card className="h-100" data-testid={testId}>
@@ -28,7 +48,7 @@ function Tile({ title, to, children, testId }: { title: string; to: string; chil
 function Figure({ value, hint }: { value: string; hint?: string }) {
   return (
     <>
-      <div className="fs-5 fw-semibold">{value}</div>
+      <div className="fs-5 fw-semibold figure-value">{value}</div>
       {hint && <div className="small text-body-secondary">{hint}</div>}
     </>
   );
@@ -72,6 +92,7 @@ export function DashboardPage() {
   if (dashboard.isPending) return <PageSpinner label="Loading the dashboard" />;
   if (dashboard.isError) return <Alert variant="danger">Could not load the dashboard.</Alert>;
   const d = dashboard.data;
+  const month = d.revenue?.periods.find((p) => p.key === 'month');
   return (
     <>
       <h1 className="h3 mb-3">Dashboard</h1>
@@ -92,13 +113,16 @@ export function DashboardPage() {
       {d.pacing && (
         <div className="mb-3">
           <Tile title="Pacing" to="/projections" testId="tile-pacing">
-            <Figure value={formatMoney(d.pacing.actual)} hint={`of ${formatMoney(d.pacing.projected)} projected`} />
+            <Figure value={formatMoney(d.pacing.actual)} hint={pacingHint(d.pacing.actual, d.pacing.projected)} />
+            <div className="small text-body-secondary">
+              {pacingHint(d.pacing.monthActual, d.pacing.monthProjected, 'Month to date')}
+            </div>
           </Tile>
         </div>
       )}
       <div className="row g-3 mb-3">
         <div className="col-md-4">
-          <Tile title="Subscribed contacts" to="/crm-lists" testId="tile-subscribed">
+          <Tile title="Subscribed contacts" to="/contacts?subscription=subscribed" testId="tile-subscribed">
             <Figure
               value={formatCount(d.listSize.subscribed)}
               hint={`${signed(d.listSize.change30)} in 30 days (${formatCount(d.listSize.joined)} joined, ${formatCount(d.listSize.left)} left)`}
@@ -106,14 +130,14 @@ export function DashboardPage() {
           </Tile>
         </div>
         <div className="col-md-8">
-          <Tile title="Upcoming sends (next 7 days)" to="/crm-mailings" testId="tile-upcoming">
+          <Tile title="Upcoming sends (next 7 days)" to="/crm-mailings?status=confirmed&within=7" testId="tile-upcoming">
             {d.upcoming.length === 0 ? (
               <div className="small">Nothing scheduled.</div>
             ) : (
               <ul className="list-unstyled small mb-0">
                 {d.upcoming.map((u) => (
                   <li key={u.id}>
-                    <Link to={`/crm-mailings/${u.id}`}>{u.name}</Link> — {formatDateTime(u.sendTime)}
+                    <Link to={mailingLink(u.id)}>{u.name}</Link> — {formatDateTime(u.sendTime)}
                     {u.listName ? ` to ${u.listName}` : ''}
                   </li>
                 ))}
@@ -134,54 +158,43 @@ export function DashboardPage() {
         </div>
       )}
       <div className="row g-3 mb-3">
-        <div className="col-lg-7">
-          <Tile title="Last five mailings" to="/crm-mailings" testId="tile-mailings">
-            <Table responsive size="sm" className="mb-0" aria-label="Last five mailings">
-              <thead>
-                <tr>
-                  <th scope="col">Mailing</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col" className="text-end">Delivered</th>
-                  <th scope="col" className="text-end">Revenue</th>
-                  <th scope="col" className="text-end">RPM</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.lastMailings.map((m) => (
-                  <tr key={m.id}>
-                    <td>
-                      <Link to={`/crm-mailings/${m.id}`}>{m.name}</Link>
-                    </td>
-                    <td>{formatDate(m.sent)}</td>
-                    <td className="text-end">{formatCount(m.delivered)}</td>
-                    <td className="text-end">{formatMoney(m.revenue)}</td>
-                    <td className="text-end">{formatMoney(m.rpm)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </Tile>
-        </div>
+        {d.lastMailings && (
+          <div className="col-lg-7">
+            <Tile title="Last five mailings" to="/crm-mailings?status=sent" testId="tile-mailings">
+              <DataTable
+                label="Last five mailings"
+                columns={mailingColumns}
+                data={d.lastMailings}
+                numeric={['delivered', 'revenue', 'rpm']}
+                striped={false}
+                className="mb-0"
+              />
+              <EmailRevenueNote extra="Per mailing, over all its gifts so far." />
+            </Tile>
+          </div>
+        )}
         {d.topSourceCodes && (
           <div className="col-lg-5">
-            <Tile title="Top source codes this month" to="/revenue" testId="tile-codes">
-              <Table responsive size="sm" className="mb-0" aria-label="Top source codes this month">
-                <tbody>
-                  {d.topSourceCodes.map((c) => (
-                    <tr key={c.id}>
-                      <td>{c.code}</td>
-                      <td className="text-end">{formatCount(c.gifts)} gifts</td>
-                      <td className="text-end">{formatMoney(c.net)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
+            <Tile title="Top source codes this month" to={month ? sourceCodesLink(month) : '/revenue'} testId="tile-codes">
+              <DataTable
+                label="Top source codes this month"
+                columns={codeColumns}
+                data={d.topSourceCodes}
+                numeric={['gifts', 'net']}
+                headless
+                striped={false}
+                className="mb-0"
+              />
             </Tile>
           </div>
         )}
       </div>
       {d.states && (
-        <Tile title="Revenue and donors by state this month" to="/revenue/contributions" testId="tile-states">
+        <Tile
+          title="Revenue and donors by state this month"
+          to={month ? periodLink(month) : '/revenue/contributions'}
+          testId="tile-states"
+        >
           <StateMap states={d.states} />
         </Tile>
       )}

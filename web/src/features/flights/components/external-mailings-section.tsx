@@ -64,7 +64,7 @@ export function ExternalMailingsSection({ range }: { range: DateRange }) {
       ) : external.data.length === 0 ? (
         <EmptyState>No external mailings in this range.</EmptyState>
       ) : (
-        <DataTable label="External mailings" columns={columns} data={external.data} numeric={NUMERIC} />
+        <DataTable stickyFirst label="External mailings" columns={columns} data={external.data} numeric={NUMERIC} />
       )}
       <ExternalMailingsImportDialog show={importing} onClose={() => setImporting(false)} />
     </section>

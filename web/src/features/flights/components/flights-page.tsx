@@ -5,15 +5,24 @@ import Table from 'react-bootstrap/Table';
 import { useGetFlightLinks, useListFlights } from '@/api/gen';
 import type { FlightRow } from '@/api/gen/model';
 import { DateRangePicker } from '@/components/date-range-picker';
+import { EmailRevenueNote } from '@/components/definition-note';
 import { PageSpinner } from '@/components/page-spinner';
-import { isoDate, type DateRange } from '@/lib/date-range';
+import { formatIsoDate, isoDate, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
 import { downloadFile } from '@/lib/download';
 import { groupFlights, sortFlights, type SortKey } from '../utils';
 import { ExternalMailingsSection } from './external-mailings-section';
+import { clientToday } from '@/lib/time-zone';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { LinkClicks as LinkClicksRow } from '@/api/gen/model';
 
 const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[] = [
+  { key: 'revenue', label: 'Revenue', cell: (r) => formatMoney(r.revenue) },
+  { key: 'gifts', label: 'Gifts', cell: (r) => formatCount(r.gifts) },
+  { key: 'averageGift', label: 'Average gift', cell: (r) => formatMoney(r.averageGift) },
+  { key: 'responseRate', label: 'Response rate', cell: (r) => formatPercent(r.responseRate, 2) },
+  { key: 'rpm', label: 'RPM', cell: (r) => formatMoney(r.rpm) },
   { key: 'recipients', label: 'Recipients', cell: (r) => formatCount(r.recipients) },
   { key: 'delivered', label: 'Delivered', cell: (r) => formatCount(r.delivered) },
   { key: 'bounces', label: 'Bounces', cell: (r) => formatCount(r.bounces) },
@@ -26,44 +35,37 @@ const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[]
   { key: 'clickers', label: 'Clicks', cell: (r) => formatCount(r.clickers) },
   { key: 'clickRate', label: 'Click rate', cell: (r) => formatPercent(r.clickRate) },
   { key: 'unsubscribes', label: 'Unsubscribes', cell: (r) => formatCount(r.unsubscribes) },
-  { key: 'gifts', label: 'Gifts', cell: (r) => formatCount(r.gifts) },
-  { key: 'revenue', label: 'Revenue', cell: (r) => formatMoney(r.revenue) },
-  { key: 'averageGift', label: 'Average gift', cell: (r) => formatMoney(r.averageGift) },
-  { key: 'responseRate', label: 'Response rate', cell: (r) => formatPercent(r.responseRate, 2) },
-  { key: 'rpm', label: 'RPM', cell: (r) => formatMoney(r.rpm) },
 ];
 
 function lastDays(n: number): DateRange {
-  const today = new Date();
+  const today = clientToday();
   return {
     from: isoDate(new Date(today.getFullYear(), today.getMonth(), today.getDate() - (n - 1))),
     to: isoDate(today),
   };
 }
 
+const linkCol = columnsFor<LinkClicksRow>();
+const linkColumns = linkCol.columns([
+  linkCol.accessor('url', { header: 'Link' }),
+  linkCol.accessor('clicks', { header: 'Clicks', cell: (info) => formatCount(info.getValue()) }),
+  linkCol.accessor('clickers', { header: 'People', cell: (info) => formatCount(info.getValue()) }),
+]);
+
 function LinkClicks({ id }: { id: number }) {
   const links = useGetFlightLinks(id, { query: { meta: { errorMessage: 'Could not load the links' } } });
   if (links.isPending) return <PageSpinner label="Loading links" />;
   if (!links.data?.length) return <p className="text-body-secondary small mb-0">No clicks yet.</p>;
   return (
-    <Table responsive size="sm" className="mb-0" aria-label="Clicks per link">
-      <thead>
-        <tr>
-          <th>Link</th>
-          <th className="text-end">Clicks</th>
-          <th className="text-end">People</th>
-        </tr>
-      </thead>
-      <tbody>
-        {links.data.map((l) => (
-          <tr key={l.url}>
-            <td className="text-break">{l.url}</td>
-            <td className="text-end">{formatCount(l.clicks)}</td>
-            <td className="text-end">{formatCount(l.clickers)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <DataTable
+      label="Clicks per link"
+      columns={linkColumns}
+      data={links.data}
+      numeric={['clicks', 'clickers']}
+      cellClassName={{ url: 'text-break' }}
+      striped={false}
+      className="mb-0"
+    />
   );
 }
 
@@ -109,14 +111,15 @@ export function FlightsPage() {
           Export XLSX
         </Button>
       </div>
+      <EmailRevenueNote extra="Each flight is one mailing; the total is the range's e-mail revenue. External mailings are listed apart." />
       {error && <Alert variant="danger">{error}</Alert>}
       {flights.isPending ? (
         <PageSpinner label="Loading flights" />
       ) : sorted.length === 0 ? (
         <Alert variant="info">No flights were sent in this range.</Alert>
       ) : (
-        <div className="table-responsive">
-          <Table responsive size="sm" hover aria-label="Flights">
+        <div className="table-responsive" tabIndex={0} role="region" aria-label="Flights (scrolls sideways)">
+          <Table size="sm" hover aria-label="Flights" className="table-sticky-first">
             <thead>
               <tr>
                 <th>
@@ -137,9 +140,9 @@ export function FlightsPage() {
             <tbody>
               {sorted.map((f) => (
                 <Fragment key={f.total.flightId}>
-                  <tr className="table-light fw-semibold">
+                  <tr className="table-total-row fw-semibold">
                     <td>
-                      {f.total.name} <span className="text-body-secondary small">{f.total.day}</span>{' '}
+                      {f.total.name} <span className="small">{f.total.day ? formatIsoDate(f.total.day) : ''}</span>{' '}
                       <Button
                         variant="link"
                         size="sm"

@@ -2,9 +2,9 @@ import Alert from 'react-bootstrap/Alert';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Link } from 'react-router';
 import { untrackJob, useTrackedJobs } from '@/lib/job-tracker';
-import { jobLabel } from '../utils';
+import { jobLabel, WAITING_FOR_WORKER } from '../utils';
 
-/** A progress banner per running job; a failed job's banner stays until dismissed. */
+/** A progress banner per running job (or why it waits); a failed job's banner stays until dismissed. */
 export function JobBanners() {
   const jobs = useTrackedJobs();
   const visible = jobs.filter((j) => !j.finished || j.job.success === false);
@@ -27,6 +27,19 @@ export function JobBanners() {
               <Link to="/jobs" className="alert-link">
                 Jobs
               </Link>
+            </Alert>
+          );
+        }
+        if (job.waitingForWorker) {
+          return (
+            <Alert key={id} variant="warning" className="py-2 mb-2" role="status">
+              <div className="d-flex align-items-center gap-3">
+                <strong className="text-nowrap">{label}</strong>
+                <span className="flex-grow-1">{WAITING_FOR_WORKER}</span>
+                <Link to="/jobs" className="alert-link text-nowrap">
+                  View jobs
+                </Link>
+              </div>
             </Alert>
           );
         }

@@ -120,6 +120,19 @@ describe('job polling', () => {
     expect(localStorage.getItem('pollJobs')).toBeNull();
   });
 
+  it('says a job waits for a worker when none is running, and shows progress once one runs it', async () => {
+    answerPolls([job({ waitingForWorker: true }), job({ status: 'running', progress: 30 })]);
+    renderJobs();
+    act(() => trackJob(job()));
+    await elapse(0);
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for a worker (none is running)');
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    await elapse(1000);
+    expect(screen.queryByText('Waiting for a worker (none is running)')).not.toBeInTheDocument();
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '30');
+  });
+
   it('stops polling and drops the job when a poll fails', async () => {
     answerPolls([job({ status: 'running', progress: 10 }), 500]);
     renderJobs();

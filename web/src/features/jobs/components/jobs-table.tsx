@@ -1,15 +1,16 @@
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useListJobs } from '@/api/gen';
 import type { Job } from '@/api/gen/model';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatDateTime } from '@/lib/format';
-import { isExternalLink, jobLabel, jobResultLink } from '../utils';
+import { isExternalLink, jobLabel, jobResultLink, WAITING_FOR_WORKER } from '../utils';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 function StatusBadge({ job }: { job: Job }) {
+  if (job.waitingForWorker) return <Badge bg="warning" text="dark">{WAITING_FOR_WORKER}</Badge>;
   const bg = job.status === 'done' ? 'secondary' : job.status === 'running' ? 'primary' : 'light';
   const text = job.status === 'running' ? `running (${Math.round(job.progress)}%)` : job.status;
   return (
@@ -47,6 +48,15 @@ function ResultCell({ job }: { job: Job }) {
 
 const REFRESH_MS = 2000;
 
+const col = columnsFor<Job>();
+const columns = col.columns([
+  col.display({ id: 'label', header: 'Label', cell: ({ row }) => jobLabel(row.original) }),
+  col.display({ id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge job={row.original} /> }),
+  col.display({ id: 'success', header: 'Success', cell: ({ row }) => <Success job={row.original} /> }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+  col.display({ id: 'result', header: 'Result', cell: ({ row }) => <ResultCell job={row.original} /> }),
+]);
+
 /** The jobs of the current client, newest first. */
 export function JobsTable() {
   const { data, isPending, isError } = useListJobs({
@@ -61,33 +71,6 @@ export function JobsTable() {
   if (data.length === 0) return <EmptyState>No jobs yet.</EmptyState>;
   const jobs = [...data].sort((a, b) => Date.parse(b.created) - Date.parse(a.created));
   return (
-    <Table striped hover responsive aria-label="Jobs">
-      <thead>
-        <tr>
-          <th scope="col">Label</th>
-          <th scope="col">Status</th>
-          <th scope="col">Success</th>
-          <th scope="col">Created</th>
-          <th scope="col">Result</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.map((job) => (
-          <tr key={job.id}>
-            <td>{jobLabel(job)}</td>
-            <td>
-              <StatusBadge job={job} />
-            </td>
-            <td>
-              <Success job={job} />
-            </td>
-            <td>{formatDateTime(job.created)}</td>
-            <td>
-              <ResultCell job={job} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <DataTable label="Jobs" columns={columns} data={jobs} hover small={false} />
   );
 }

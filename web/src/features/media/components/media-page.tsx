@@ -18,6 +18,7 @@ import { formatMoney } from '@/lib/money';
 import { formatCtr, formatRatioMoney, formatRoas, mediaTiles, spendRevenueOption } from '../utils';
 import { AdCodesDialog } from './ad-codes-dialog';
 import { MediaImportDialog } from './media-import-dialog';
+import { clientToday } from '@/lib/time-zone';
 
 const col = columnsFor<MediaRow>();
 const nameHeader: Record<MediaLevel, string> = { campaign: 'Campaign', group: 'Ad group', ad: 'Ad' };
@@ -25,22 +26,22 @@ const nameHeader: Record<MediaLevel, string> = { campaign: 'Campaign', group: 'A
 function columnsFor_(level: MediaLevel) {
   return col.columns([
     col.accessor('name', { header: nameHeader[level] }),
-    ...(level === 'campaign' ? [] : [col.accessor('campaign', { header: 'Campaign', cell: (i) => i.getValue() ?? '' })]),
-    ...(level === 'ad' ? [col.accessor('adGroup', { header: 'Ad group', cell: (i) => i.getValue() ?? '' })] : []),
     col.accessor('spend', { header: 'Spend', cell: (i) => formatMoney(i.getValue()) }),
-    col.accessor('cpm', { header: 'CPM', cell: (i) => formatRatioMoney(i.getValue()) }),
-    col.accessor('cpc', { header: 'CPC', cell: (i) => formatRatioMoney(i.getValue()) }),
-    col.accessor('ctr', { header: 'CTR', cell: (i) => formatCtr(i.getValue()) }),
-    col.accessor('newContacts', { header: 'New contacts', cell: (i) => i.getValue().toLocaleString() }),
-    col.accessor('cpl', { header: 'CPL', cell: (i) => formatRatioMoney(i.getValue()) }),
-    col.accessor('newDonors', { header: 'New donors', cell: (i) => i.getValue().toLocaleString() }),
-    col.accessor('costPerDonor', { header: 'Cost per donor', cell: (i) => formatRatioMoney(i.getValue()) }),
+    col.accessor('revenue365', { header: 'Revenue 365 days', cell: (i) => formatMoney(i.getValue()) }),
+    col.accessor('roas365', { header: 'ROAS 365 days', cell: (i) => formatRoas(i.getValue()) }),
     col.accessor('revenue0', { header: 'Revenue same day', cell: (i) => formatMoney(i.getValue()) }),
     col.accessor('roas0', { header: 'ROAS same day', cell: (i) => formatRoas(i.getValue()) }),
     col.accessor('roas30', { header: 'ROAS 30 days', cell: (i) => formatRoas(i.getValue()) }),
     col.accessor('roas90', { header: 'ROAS 90 days', cell: (i) => formatRoas(i.getValue()) }),
-    col.accessor('revenue365', { header: 'Revenue 365 days', cell: (i) => formatMoney(i.getValue()) }),
-    col.accessor('roas365', { header: 'ROAS 365 days', cell: (i) => formatRoas(i.getValue()) }),
+    col.accessor('newDonors', { header: 'New donors', cell: (i) => i.getValue().toLocaleString() }),
+    col.accessor('costPerDonor', { header: 'Cost per donor', cell: (i) => formatRatioMoney(i.getValue()) }),
+    col.accessor('newContacts', { header: 'New contacts', cell: (i) => i.getValue().toLocaleString() }),
+    col.accessor('cpl', { header: 'CPL', cell: (i) => formatRatioMoney(i.getValue()) }),
+    col.accessor('cpm', { header: 'CPM', cell: (i) => formatRatioMoney(i.getValue()) }),
+    col.accessor('cpc', { header: 'CPC', cell: (i) => formatRatioMoney(i.getValue()) }),
+    col.accessor('ctr', { header: 'CTR', cell: (i) => formatCtr(i.getValue()) }),
+    ...(level === 'campaign' ? [] : [col.accessor('campaign', { header: 'Campaign', cell: (i) => i.getValue() ?? '' })]),
+    ...(level === 'ad' ? [col.accessor('adGroup', { header: 'Ad group', cell: (i) => i.getValue() ?? '' })] : []),
   ]);
 }
 
@@ -49,7 +50,7 @@ const NUMERIC = [
   'revenue0', 'roas0', 'roas30', 'roas90', 'revenue365', 'roas365',
 ];
 
-function last30(today = new Date()): DateRange {
+function last30(today = clientToday()): DateRange {
   return { from: isoDate(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 29)), to: isoDate(today) };
 }
 
@@ -130,7 +131,8 @@ export function MediaPage() {
             <EmptyState>No ad spend in this range. Import a Meta Ads Manager or Google Ads export.</EmptyState>
           ) : (
             <DataTable
-              label="Media performance"
+      stickyFirst
+              label="Media performance" columnChoiceKey="media-performance"
               columns={columnsFor_(level)}
               data={perf.data.rows}
               numeric={NUMERIC}

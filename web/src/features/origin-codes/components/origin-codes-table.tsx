@@ -1,9 +1,17 @@
 import Alert from 'react-bootstrap/Alert';
-import Table from 'react-bootstrap/Table';
 import { useListOriginCodes } from '@/api/gen';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatCount, formatDate } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { OriginCodeCount } from '@/api/gen/model';
+
+const col = columnsFor<OriginCodeCount>();
+const columns = col.columns([
+  col.accessor('name', { header: 'Name' }),
+  col.accessor('contactCount', { header: 'Contacts', cell: (info) => formatCount(info.getValue()) }),
+  col.accessor('created', { header: 'Created', cell: (info) => formatDate(info.getValue()) }),
+]);
 
 /** The client's contact origin codes: name, how many contacts carry each, and when it was created. */
 export function OriginCodesTable() {
@@ -14,25 +22,6 @@ export function OriginCodesTable() {
   if (isError) return <Alert variant="danger">Could not load origin codes.</Alert>;
   if (data.length === 0) return <EmptyState>No origin codes yet.</EmptyState>;
   return (
-    <Table striped hover responsive aria-label="Contact origin codes">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col" className="text-end">
-            Contacts
-          </th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.map((code) => (
-          <tr key={code.id}>
-            <td>{code.name}</td>
-            <td className="text-end">{formatCount(code.contactCount)}</td>
-            <td>{formatDate(code.created)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <DataTable label="Contact origin codes" columns={columns} data={data} numeric={['contactCount']} hover small={false} />
   );
 }

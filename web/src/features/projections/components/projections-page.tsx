@@ -15,7 +15,7 @@ import { formatMoney } from '@/lib/money';
 import { notifySuccess } from '@/lib/notifications';
 import { CHANNELS, MONTHS, projectionOption, projectionTiles } from '../utils';
 
-function GoalCell({ month }: { month: ProjectionMonth }) {
+export function GoalCell({ month }: { month: ProjectionMonth }) {
   const [draft, setDraft] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const save = useSetProjectionGoal({
@@ -29,12 +29,24 @@ function GoalCell({ month }: { month: ProjectionMonth }) {
     },
   });
   const value = draft ?? month.goal ?? '';
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const commit = () => {
+    if (draft === null || save.isPending) return;
     save.mutate({ data: { month: month.month, amount: value.trim() === '' ? null : value.trim() } });
   };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    commit();
+  };
   return (
-    <Form className="d-flex gap-1" onSubmit={onSubmit}>
+    <Form
+      className="d-flex gap-1"
+      onSubmit={onSubmit}
+      // Leaving the cell saves it, as every other field does; moving between its field and its Save button does not,
+      // so one edit is one save.
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) commit();
+      }}
+    >
       <Form.Control
         size="sm"
         inputMode="decimal"

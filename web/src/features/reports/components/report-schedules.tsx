@@ -2,7 +2,6 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getListReportSchedulesQueryKey,
@@ -11,11 +10,15 @@ import {
   useListReportRecipients,
   useListReportSchedules,
 } from '@/api/gen';
-import type { ReportFormat, ReportFrequency, ReportInfo } from '@/api/gen/model';
+import type { ReportFormat, ReportFrequency, ReportInfo, ReportSchedule } from '@/api/gen/model';
 import { formatDateTime } from '@/lib/format';
 import { notifySuccess } from '@/lib/notifications';
+import { forgetDeleted } from '@/lib/forget-deleted';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 /** Scheduled reports: e-mail a report weekly (last week) or monthly (last month) to users of this client. */
+const col = columnsFor<ReportSchedule>();
+
 export function ReportSchedules({ reports }: { reports: ReportInfo[] }) {
   const queryClient = useQueryClient();
   const schedules = useListReportSchedules({ query: { meta: { errorMessage: 'Could not load the schedules' } } });
@@ -36,8 +39,27 @@ export function ReportSchedules({ reports }: { reports: ReportInfo[] }) {
     },
   });
   const remove = useDeleteReportSchedule({
-    mutation: { meta: { errorMessage: 'Could not delete the schedule' }, onSuccess: refresh },
+    mutation: {
+      meta: { errorMessage: 'Could not delete the schedule' },
+      onSuccess: () => forgetDeleted(queryClient, { lists: [getListReportSchedulesQueryKey()] }),
+    },
   });
+  const columns = col.columns([
+    col.accessor('title', { header: 'Report' }),
+    col.accessor('frequency', { header: 'Every', cell: (info) => (info.getValue() === 'weekly' ? 'Week' : 'Month') }),
+    col.accessor('format', { header: 'File', cell: (info) => info.getValue().toUpperCase() }),
+    col.accessor('recipients', { header: 'To', cell: (info) => info.getValue().join(', ') }),
+    col.accessor('nextRun', { header: 'Next run', cell: (info) => formatDateTime(info.getValue()) }),
+    col.display({
+      id: 'actions',
+      header: '',
+      cell: ({ row: { original: s } }) => (
+        <Button size="sm" variant="outline-danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: s.id })}>
+          Delete
+        </Button>
+      ),
+    }),
+  ]);
   const report = kind || reports[0]?.key || '';
   return (
     <section className="mt-4" aria-labelledby="schedules-heading">
@@ -46,39 +68,13 @@ export function ReportSchedules({ reports }: { reports: ReportInfo[] }) {
       </h2>
       {schedules.isError && <Alert variant="danger">Could not load the schedules.</Alert>}
       {schedules.data && schedules.data.length > 0 && (
-        <Table responsive size="sm" aria-label="Scheduled reports">
-          <thead>
-            <tr>
-              <th scope="col">Report</th>
-              <th scope="col">Every</th>
-              <th scope="col">File</th>
-              <th scope="col">To</th>
-              <th scope="col">Next run</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {schedules.data.map((s) => (
-              <tr key={s.id}>
-                <td>{s.title}</td>
-                <td>{s.frequency === 'weekly' ? 'Week' : 'Month'}</td>
-                <td>{s.format.toUpperCase()}</td>
-                <td>{s.recipients.join(', ')}</td>
-                <td>{formatDateTime(s.nextRun)}</td>
-                <td className="text-end">
-                  <Button
-                    size="sm"
-                    variant="outline-danger"
-                    disabled={remove.isPending}
-                    onClick={() => remove.mutate({ id: s.id })}
-                  >
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Scheduled reports"
+          columns={columns}
+          data={schedules.data}
+          cellClassName={{ actions: 'text-end' }}
+          striped={false}
+        />
       )}
       <Form
         className="row g-2 align-items-end"

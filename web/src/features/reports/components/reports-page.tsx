@@ -2,10 +2,10 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
-import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { useBuildReport, useGetReport, useListReports } from '@/api/gen';
 import type { ReportTable } from '@/api/gen/model';
+import { columnsFor, DataTable } from '@/components/data-table';
 import { DateRangePicker } from '@/components/date-range-picker';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
@@ -16,6 +16,9 @@ import { notifyError, notifySuccess } from '@/lib/notifications';
 import { downloadFile } from '@/lib/download';
 import { formatCell } from '../utils';
 import { ReportSchedules } from './report-schedules';
+
+/** A report's rows are its cells in column order, as text. */
+const col = columnsFor<string[]>();
 
 type Format = 'csv' | 'xlsx';
 
@@ -75,30 +78,23 @@ function ReportView({ report, range }: { report: ReportTable; range: DateRange }
       {report.rows.length === 0 ? (
         <EmptyState>No rows for this range.</EmptyState>
       ) : (
-        <div className="table-responsive">
-          <Table responsive size="sm" striped hover aria-label={report.title}>
-            <thead>
-              <tr>
-                {report.columns.map((c) => (
-                  <th key={c.key} scope="col" className={numeric(c.kind) ? 'text-end' : undefined}>
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {report.rows.map((row, i) => (
-                <tr key={i}>
-                  {report.columns.map((c, j) => (
-                    <td key={c.key} className={numeric(c.kind) ? 'text-end' : undefined}>
-                      {formatCell(c.kind, row[j] ?? '')}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
+        <DataTable
+          key={report.key}
+          label={report.title}
+          columns={report.columns.map((c, j) =>
+            col.accessor((row) => row[j] ?? '', {
+              id: c.key,
+              header: c.label,
+              cell: (info) => formatCell(c.kind, info.getValue()),
+            }),
+          )}
+          data={report.rows}
+          numeric={report.columns.filter((c) => numeric(c.kind)).map((c) => c.key)}
+          columnChoiceKey={`report-${report.key}`}
+          stickyFirst
+          hover
+          className=""
+        />
       )}
     </>
   );

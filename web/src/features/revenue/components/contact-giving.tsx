@@ -54,7 +54,7 @@ export function ContactGiving({ contactId }: { contactId: number }) {
         {gifts.length === 0 ? (
           <p className="text-body-secondary mb-0">No gifts yet.</p>
         ) : (
-          <DataTable label="Gift history" columns={historyColumns} data={gifts} numeric={['amount']} />
+          <DataTable stickyFirst label="Gift history" columns={historyColumns} data={gifts} numeric={['amount']} />
         )}
       </Card.Body>
     </Card>

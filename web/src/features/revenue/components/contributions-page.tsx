@@ -5,13 +5,13 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import {
   useGetContributionBreakdowns,
   useGetContributionSeries,
   useGetContributionSummary,
+  useListContributionSourceCodes,
   useListContributions,
 } from '@/api/gen';
 import type { BreakdownRow, Gift, GiftSort } from '@/api/gen/model';
@@ -33,14 +33,14 @@ export const GIFT_PAGE_SIZE = 25;
 
 const col = columnsFor<Gift>();
 const giftColumns = col.columns([
-  col.accessor('paidAt', { header: 'Date', cell: (info) => formatDateTime(info.getValue()) }),
-  col.accessor('refcode', { header: 'Refcode', cell: (info) => info.getValue() ?? '' }),
-  col.accessor('fundraisingPage', { header: 'Page', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('paidAt', { header: 'Paid at', cell: (info) => formatDateTime(info.getValue()) }),
   col.accessor('amount', { header: 'Amount', cell: (info) => formatMoney(info.getValue()) }),
+  col.accessor('refcode', { header: 'Refcode', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('mailingName', { header: 'Mailing', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('email', { header: 'Email', cell: (info) => info.getValue() ?? '' }),
   col.accessor('recurring', { header: 'Recurring', cell: (info) => (info.getValue() ? 'Yes' : 'No') }),
   col.accessor('refunded', { header: 'Refunded', cell: (info) => (info.getValue() ? 'Yes' : 'No') }),
-  col.accessor('email', { header: 'Email', cell: (info) => info.getValue() ?? '' }),
-  col.accessor('mailingName', { header: 'Mailing', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('fundraisingPage', { header: 'Page', cell: (info) => info.getValue() ?? '' }),
 ]);
 
 /** Column ids the server sorts by, and the API's name for each. */
@@ -53,7 +53,6 @@ const SORTS: Record<string, GiftSort> = {
 };
 
 type Choice = '' | 'true' | 'false';
-const asBool = (c: Choice): boolean | undefined => (c === '' ? undefined : c === 'true');
 
 function YesNoFilter({ id, label, value, onChange }: { id: string; label: string; value: Choice; onChange: (c: Choice) => void }) {
   return (
@@ -68,19 +67,35 @@ function YesNoFilter({ id, label, value, onChange }: { id: string; label: string
   );
 }
 
-/** The server-paginated, sortable and filterable gifts of the range, with CSV and XLSX downloads. */
-function GiftTable({ range, sourceCodeId, onClearCode }: { range: DateRange; sourceCodeId?: number; onClearCode: () => void }) {
+/** The filters that narrow the whole page, read from and written to its address. */
+export interface PageFilters {
+  sourceCodeId?: number;
+  refunded?: boolean;
+  recurring?: boolean;
+}
+
+const boolParam = (value: string | null): boolean | undefined =>
+  value === 'true' ? true : value === 'false' ? false : undefined;
+const asChoice = (value: boolean | undefined): Choice => (value === undefined ? '' : value ? 'true' : 'false');
+
+export function pageFiltersFromParams(params: URLSearchParams): PageFilters {
+  const code = params.get('sourceCodeId');
+  return {
+    sourceCodeId: code && /^\d+$/.test(code) ? Number(code) : undefined,
+    refunded: boolParam(params.get('refunded')),
+    recurring: boolParam(params.get('recurring')),
+  };
+}
+
+/** The server-paginated, sortable and searchable gifts of the range and page filters, with CSV and XLSX downloads. */
+function GiftTable({ range, pageFilters }: { range: DateRange; pageFilters: PageFilters }) {
   const [text, setText] = useState('');
   const q = useDebouncedValue(text.trim(), 300);
-  const [refunded, setRefunded] = useState<Choice>('');
-  const [recurring, setRecurring] = useState<Choice>('');
   const [sort, setSort] = useState<SortState>({ id: 'paidAt', desc: true });
   const filters = {
     from: range.from,
     to: range.to,
-    sourceCodeId,
-    refunded: asBool(refunded),
-    recurring: asBool(recurring),
+    ...pageFilters,
     q: q || undefined,
   };
   // The page belongs to the filters it was chosen for; new filters start at page 1.
@@ -128,13 +143,6 @@ function GiftTable({ range, sourceCodeId, onClearCode }: { range: DateRange; sou
               onChange={(e) => setText(e.target.value)}
             />
           </Form.Group>
-          <YesNoFilter id="gift-refunded" label="Refunded" value={refunded} onChange={setRefunded} />
-          <YesNoFilter id="gift-recurring" label="Recurring" value={recurring} onChange={setRecurring} />
-          {sourceCodeId !== undefined && (
-            <Button size="sm" variant="outline-secondary" onClick={onClearCode}>
-              Source code filter on · Clear
-            </Button>
-          )}
         </div>
         {gifts.isPending ? (
           <PageSpinner label="Loading contributions" />
@@ -144,7 +152,8 @@ function GiftTable({ range, sourceCodeId, onClearCode }: { range: DateRange; sou
           <EmptyState>No contributions match.</EmptyState>
         ) : (
           <DataTable
-            label="Contributions"
+      stickyFirst
+            label="Contributions" columnChoiceKey="contributions"
             columns={giftColumns}
             data={gifts.data.items}
             numeric={['amount']}
@@ -164,6 +173,16 @@ function GiftTable({ range, sourceCodeId, onClearCode }: { range: DateRange; sou
   );
 }
 
+const breakdownCol = columnsFor<BreakdownRow>();
+const breakdownColumns = (title: string) =>
+  breakdownCol.columns([
+    breakdownCol.accessor('key', { header: title }),
+    breakdownCol.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue()) }),
+    breakdownCol.accessor('donors', { header: 'Donors', cell: (info) => formatCount(info.getValue()) }),
+    breakdownCol.accessor('gross', { header: 'Gross', cell: (info) => formatMoney(info.getValue()) }),
+    breakdownCol.accessor('net', { header: 'Net', cell: (info) => formatMoney(info.getValue()) }),
+  ]);
+
 function BreakdownTable({ title, rows }: { title: string; rows: BreakdownRow[] }) {
   return (
     <Card className="h-100">
@@ -171,71 +190,83 @@ function BreakdownTable({ title, rows }: { title: string; rows: BreakdownRow[] }
       {rows.length === 0 ? (
         <Card.Body className="text-body-secondary">No gifts in this range.</Card.Body>
       ) : (
-        <Table size="sm" responsive className="mb-0" aria-label={`By ${title.toLowerCase()}`}>
-          <thead>
-            <tr>
-              <th scope="col">{title}</th>
-              <th scope="col" className="text-end">
-                Gifts
-              </th>
-              <th scope="col" className="text-end">
-                Donors
-              </th>
-              <th scope="col" className="text-end">
-                Gross
-              </th>
-              <th scope="col" className="text-end">
-                Net
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={`${row.key}-${row.sourceCodeId ?? ''}`}>
-                <td className="text-break">{row.key}</td>
-                <td className="text-end">{formatCount(row.gifts)}</td>
-                <td className="text-end">{formatCount(row.donors)}</td>
-                <td className="text-end">{formatMoney(row.gross)}</td>
-                <td className="text-end">{formatMoney(row.net)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label={`By ${title.toLowerCase()}`}
+          columns={breakdownColumns(title)}
+          data={rows}
+          numeric={['gifts', 'donors', 'gross', 'net']}
+          cellClassName={{ key: 'text-break' }}
+          striped={false}
+          className="mb-0"
+        />
       )}
     </Card>
   );
 }
 
-/** Revenue › Contributions: totals, the daily chart, breakdowns and the gifts of a date range. */
+/** The name of the filtered source code: from the filtered breakdown when it has gifts, else from the code list. */
+function useCodeName(range: DateRange, id: number | undefined, fromBreakdowns: BreakdownRow[] | undefined) {
+  const found = id === undefined ? undefined : fromBreakdowns?.find((row) => row.sourceCodeId === id)?.key;
+  const codes = useListContributionSourceCodes(range, {
+    query: { enabled: id !== undefined && fromBreakdowns !== undefined && found === undefined },
+  });
+  if (id === undefined) return undefined;
+  return found ?? codes.data?.items.find((row) => row.id === id)?.code ?? `#${id}`;
+}
+
+/** Revenue › Contributions: totals, the daily chart, breakdowns and the gifts of a date range and filters. */
 export function ContributionsPage({ importButton }: { importButton?: React.ReactNode }) {
   const [params, setParams] = useSearchParams();
   const range = rangeFromParams(params);
-  const codeParam = params.get('sourceCodeId');
-  const sourceCodeId = codeParam && /^\d+$/.test(codeParam) ? Number(codeParam) : undefined;
-  const setRange = (next: DateRange) =>
+  const pageFilters = pageFiltersFromParams(params);
+  const setParam = (changes: Record<string, string | undefined>) =>
     setParams((current) => {
       const out = new URLSearchParams(current);
-      out.set('from', next.from);
-      out.set('to', next.to);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined || value === '') out.delete(key);
+        else out.set(key, value);
+      }
       return out;
     });
-  const clearCode = () =>
-    setParams((current) => {
-      const out = new URLSearchParams(current);
-      out.delete('sourceCodeId');
-      return out;
-    });
-  const summary = useGetContributionSummary(range, { query: { meta: { errorMessage: 'Could not load totals' } } });
-  const series = useGetContributionSeries(range, { query: { meta: { errorMessage: 'Could not load the chart' } } });
-  const breakdowns = useGetContributionBreakdowns(range, {
+  const setRange = (next: DateRange) => setParam({ from: next.from, to: next.to });
+  const query = { ...range, ...pageFilters };
+  const summary = useGetContributionSummary(query, { query: { meta: { errorMessage: 'Could not load totals' } } });
+  const series = useGetContributionSeries(query, { query: { meta: { errorMessage: 'Could not load the chart' } } });
+  const breakdowns = useGetContributionBreakdowns(query, {
     query: { meta: { errorMessage: 'Could not load breakdowns' } },
   });
+  const codeName = useCodeName(range, pageFilters.sourceCodeId, breakdowns.data?.sourceCodes);
   return (
     <>
       <div className="d-flex flex-wrap align-items-end gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">Contributions</h1>
         <DateRangePicker value={range} onChange={setRange} />
         {importButton}
+      </div>
+      <div className="d-flex flex-wrap align-items-end gap-2 mb-3" aria-label="Filters" role="group">
+        <YesNoFilter
+          id="gift-refunded"
+          label="Refunded"
+          value={asChoice(pageFilters.refunded)}
+          onChange={(c) => setParam({ refunded: c })}
+        />
+        <YesNoFilter
+          id="gift-recurring"
+          label="Recurring"
+          value={asChoice(pageFilters.recurring)}
+          onChange={(c) => setParam({ recurring: c })}
+        />
+        {pageFilters.sourceCodeId !== undefined && (
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            data-testid="source-code-chip"
+            aria-label={`Source code ${codeName ?? ''}: clear this filter`}
+            onClick={() => setParam({ sourceCodeId: undefined })}
+          >
+            Source code: {codeName} ×
+          </Button>
+        )}
       </div>
       {summary.isPending ? (
         <PageSpinner label="Loading totals" />
@@ -276,12 +307,7 @@ export function ContributionsPage({ importButton }: { importButton?: React.React
           </Col>
         </Row>
       )}
-      <GiftTable
-        key={sourceCodeId ?? 'all'}
-        range={range}
-        sourceCodeId={sourceCodeId}
-        onClearCode={clearCode}
-      />
+      <GiftTable range={range} pageFilters={pageFilters} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useListOriginCodeAcquisition, useListOriginCodeValue } from '@/api/gen';
 import type { OriginCodeValue } from '@/api/gen/model';
 import { EChart } from '@/components/charts/echart';
@@ -8,7 +8,7 @@ import { columnsFor, DataTable } from '@/components/data-table';
 import { DateRangePicker } from '@/components/date-range-picker';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
-import { rangeFromParams } from '@/lib/date-range';
+import { rangeFromParams, type DateRange } from '@/lib/date-range';
 import { formatCount } from '@/lib/format';
 import { formatMoney, formatPercent } from '@/lib/money';
 import { acquisitionOption } from '../utils';
@@ -38,9 +38,14 @@ const NUMERIC = [
   'revenuePerContact',
 ];
 
+/** Contact Search narrowed to the contacts an origin code brought in a range. */
+export const originCodeContactsLink = (id: number, name: string, range: DateRange): string =>
+  `/contacts?${new URLSearchParams({ originCodeId: String(id), originCode: name, createdFrom: range.from, createdTo: range.to })}`;
+
 /** What the contacts each origin code brought in a date range are worth, and a weekly acquisition chart. */
 export function OriginCodeValuePanel() {
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const range = rangeFromParams(params);
   const value = useListOriginCodeValue(range, { query: { meta: { errorMessage: 'Could not load origin code value' } } });
   const weeks = useListOriginCodeAcquisition(range, {
@@ -77,7 +82,15 @@ export function OriginCodeValuePanel() {
         ) : value.data.items.length === 0 ? (
           <EmptyState>No contacts were acquired in this range.</EmptyState>
         ) : (
-          <DataTable label="Origin code value" columns={valueColumns} data={value.data.items} numeric={NUMERIC} />
+          <DataTable
+      stickyFirst
+            label="Origin code value" columnChoiceKey="origin-code-value"
+            columns={valueColumns}
+            data={value.data.items}
+            numeric={NUMERIC}
+            // The row counts the contacts with this origin code created in the range: the contacts page shows them.
+            onRowClick={(row) => void navigate(originCodeContactsLink(row.id, row.name, range))}
+          />
         )}
       </Card.Body>
     </Card>

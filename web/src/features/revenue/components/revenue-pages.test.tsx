@@ -154,9 +154,21 @@ describe('SourceCodesPage', () => {
           lastGift: '2026-03-15T16:00:00Z',
           mailingId: 3,
           mailingName: 'Spring appeal',
+          giftsBeforeSend: 1,
         },
-        { id: 8, code: 'fbad', parsed: false, gifts: 0, donors: 0, gross: '0.00', net: '0.00', averageGift: '0.00' },
+        {
+          id: 8,
+          code: 'fbad',
+          parsed: false,
+          gifts: 0,
+          donors: 0,
+          gross: '0.00',
+          net: '0.00',
+          averageGift: '0.00',
+          giftsBeforeSend: 0,
+        },
       ],
+      giftsBeforeSend: 1,
     };
     server.use(http.all('*', () => HttpResponse.json(table)));
     renderWithProviders(
@@ -170,6 +182,10 @@ describe('SourceCodesPage', () => {
     expect(row).toHaveTextContent('spring');
     expect(row).toHaveTextContent(formatMoney('17.50'));
     expect(row).toHaveTextContent('Mailing: Spring appeal');
+    expect(screen.getByRole('columnheader', { name: /Before send/ })).toBeInTheDocument();
+    expect(screen.getByTestId('gifts-before-send')).toHaveTextContent(
+      'Refcode used before its mailing was sent: 1 gift in this range',
+    );
     expect(screen.getByText('fbad').closest('tr')).toHaveTextContent('unparsed');
     expect(urls()[0]).toBe('/api/contribution-source-codes?from=2026-03-01&to=2026-03-31');
     await userEvent.click(row);

@@ -16,17 +16,10 @@ import { queryString } from '../utils';
 const col = columnsFor<SourceCodeRow>();
 const codeColumns = col.columns([
   col.accessor('code', { header: 'Source code' }),
-  col.accessor('channel', {
-    header: 'Channel',
-    cell: (info) => (info.row.original.parsed ? (info.getValue() ?? '') : 'unparsed'),
-  }),
-  col.accessor('codeDate', { header: 'Date', cell: (info) => (info.getValue() ? formatIsoDate(info.getValue()!) : '') }),
-  col.accessor('campaign', { header: 'Campaign', cell: (info) => info.getValue() ?? '' }),
-  col.accessor('variant', { header: 'Variant', cell: (info) => info.getValue() ?? '' }),
-  col.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue()) }),
-  col.accessor('donors', { header: 'Donors', cell: (info) => formatCount(info.getValue()) }),
   col.accessor('gross', { header: 'Gross', cell: (info) => formatMoney(info.getValue()) }),
   col.accessor('net', { header: 'Net', cell: (info) => formatMoney(info.getValue()) }),
+  col.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue()) }),
+  col.accessor('donors', { header: 'Donors', cell: (info) => formatCount(info.getValue()) }),
   col.accessor('averageGift', { header: 'Average gift', cell: (info) => formatMoney(info.getValue()) }),
   col.accessor('firstGift', { header: 'First gift', cell: (info) => (info.getValue() ? formatDate(info.getValue()!) : '') }),
   col.accessor('lastGift', { header: 'Last gift', cell: (info) => (info.getValue() ? formatDate(info.getValue()!) : '') }),
@@ -40,17 +33,28 @@ const codeColumns = col.columns([
       return '';
     },
   }),
+  col.accessor('giftsBeforeSend', {
+    header: 'Before send',
+    cell: (info) => (info.row.original.mailingId ? formatCount(info.getValue()) : ''),
+  }),
+  col.accessor('channel', {
+    header: 'Channel',
+    cell: (info) => (info.row.original.parsed ? (info.getValue() ?? '') : 'unparsed'),
+  }),
+  col.accessor('codeDate', { header: 'Date', cell: (info) => (info.getValue() ? formatIsoDate(info.getValue()!) : '') }),
+  col.accessor('campaign', { header: 'Campaign', cell: (info) => info.getValue() ?? '' }),
+  col.accessor('variant', { header: 'Variant', cell: (info) => info.getValue() ?? '' }),
 ]);
-const CODE_NUMERIC = ['gifts', 'donors', 'gross', 'net', 'averageGift'];
+const CODE_NUMERIC = ['gifts', 'donors', 'gross', 'net', 'averageGift', 'giftsBeforeSend'];
 
 const groupCol = columnsFor<SourceCodeGroup>();
 const groupColumns = groupCol.columns([
   groupCol.accessor('key', { header: 'Group' }),
-  groupCol.accessor('codes', { header: 'Codes', cell: (info) => formatCount(info.getValue()) }),
-  groupCol.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue()) }),
-  groupCol.accessor('donors', { header: 'Donors', cell: (info) => formatCount(info.getValue()) }),
   groupCol.accessor('gross', { header: 'Gross', cell: (info) => formatMoney(info.getValue()) }),
   groupCol.accessor('net', { header: 'Net', cell: (info) => formatMoney(info.getValue()) }),
+  groupCol.accessor('gifts', { header: 'Gifts', cell: (info) => formatCount(info.getValue()) }),
+  groupCol.accessor('donors', { header: 'Donors', cell: (info) => formatCount(info.getValue()) }),
+  groupCol.accessor('codes', { header: 'Codes', cell: (info) => formatCount(info.getValue()) }),
   groupCol.accessor('averageGift', { header: 'Average gift', cell: (info) => formatMoney(info.getValue()) }),
 ]);
 
@@ -66,6 +70,7 @@ function Groups({ by, range }: { by: 'channel' | 'campaign'; range: DateRange })
   if (groups.data.length === 0) return <EmptyState>No gifts with a source code in this range.</EmptyState>;
   return (
     <DataTable
+      stickyFirst
       label={`Source codes by ${by}`}
       columns={groupColumns}
       data={groups.data}
@@ -130,15 +135,23 @@ export function SourceCodesPage() {
       ) : codes.data.items.length === 0 ? (
         <EmptyState>No source codes yet.</EmptyState>
       ) : (
-        <DataTable
-          label="Contribution source codes"
-          columns={codeColumns}
-          data={codes.data.items}
-          numeric={CODE_NUMERIC}
-          onRowClick={(row) =>
-            void navigate(`/revenue/contributions?${queryString({ ...range, sourceCodeId: row.id })}`)
-          }
-        />
+        <>
+          <p className="text-body-secondary small" data-testid="gifts-before-send">
+            Refcode used before its mailing was sent: {formatCount(codes.data.giftsBeforeSend)}{' '}
+            {codes.data.giftsBeforeSend === 1 ? 'gift' : 'gifts'} in this range (column “Before send”). They count
+            for their code, not for the mailing: check where links with the code were shared early.
+          </p>
+          <DataTable
+      stickyFirst
+            label="Contribution source codes" columnChoiceKey="source-codes"
+            columns={codeColumns}
+            data={codes.data.items}
+            numeric={CODE_NUMERIC}
+            onRowClick={(row) =>
+              void navigate(`/revenue/contributions?${queryString({ ...range, sourceCodeId: row.id })}`)
+            }
+          />
+        </>
       )}
     </>
   );

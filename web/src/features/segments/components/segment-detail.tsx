@@ -21,6 +21,7 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { emptyRule, toRule, type RuleGroup } from '../rule';
 import { RuleBuilder } from './rule-builder';
 import { SegmentFigures } from './segment-figures';
+import { formatDateTime } from '@/lib/format';
 
 /** How long the rule must stay unchanged before the live count asks the server. */
 export const PREVIEW_DEBOUNCE_MS = 400;
@@ -110,7 +111,7 @@ function SegmentEditor({ segment }: { segment?: SegmentView }) {
         <>
           <p className="small text-body-secondary">
             {segment.computed
-              ? `Last computed ${new Date(segment.computed).toLocaleString()}`
+              ? `Last computed ${formatDateTime(segment.computed)}`
               : 'Not computed yet: the figures appear once the Update Segment job finishes.'}
           </p>
           <SegmentFigures key={segment.computed ?? 'none'} segment={segment} />

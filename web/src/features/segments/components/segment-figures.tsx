@@ -2,17 +2,51 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { exportSegment, useGetSegmentAnalytics, useListSegmentMembers, useSaveSegmentAsList } from '@/api/gen';
-import type { SegmentView } from '@/api/gen/model';
+import type { HpcBandView, SegmentMember, SegmentView } from '@/api/gen/model';
 import { EChart } from '@/components/charts/echart';
 import { StatTiles } from '@/components/stat-tiles';
 import { formatMoney } from '@/lib/money';
 import { notifyCrmSuccess, notifyError } from '@/lib/notifications';
 import { saveTextFile } from '@/lib/download';
+import { formatDate } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 const PAGE_SIZE = 25;
+
+const bandCol = columnsFor<HpcBandView>();
+const bandColumns = bandCol.columns([
+  bandCol.display({
+    id: 'band',
+    header: 'HPC',
+    cell: ({ row: { original: b } }) => `${formatMoney(b.min)}${b.max ? ` – ${formatMoney(b.max)}` : '+'}`,
+  }),
+  bandCol.accessor('donors', { header: 'Donors', cell: (info) => info.getValue().toLocaleString() }),
+  bandCol.accessor('medianHpc', { header: 'Median HPC', cell: (info) => formatMoney(info.getValue()) }),
+  bandCol.accessor('asks', { header: 'Asks (×1, ×1.5, ×2)', cell: (info) => info.getValue().map(formatMoney).join(', ') }),
+]);
+
+const memberCol = columnsFor<SegmentMember>();
+const memberColumns = memberCol.columns([
+  memberCol.accessor('email', {
+    header: 'Email',
+    cell: (info) => <Link to={`/contacts/${info.row.original.contactId}`}>{info.getValue()}</Link>,
+  }),
+  memberCol.display({
+    id: 'name',
+    header: 'Name',
+    cell: ({ row: { original: m } }) => `${m.firstName} ${m.lastName}`.trim(),
+  }),
+  memberCol.accessor('hpc', { header: 'HPC', cell: (info) => formatMoney(info.getValue()) }),
+  memberCol.accessor('lastGiftAt', {
+    header: 'Last gift',
+    cell: (info) => {
+      const at = info.getValue();
+      return at ? formatDate(at) : '—';
+    },
+  }),
+]);
 
 /** A saved segment's figures, heat map, HPC asks, member sample and actions. */
 export function SegmentFigures({ segment }: { segment: SegmentView }) {
@@ -104,56 +138,28 @@ export function SegmentFigures({ segment }: { segment: SegmentView }) {
         <div className="col-lg-6">
           <Card>
             <Card.Header>Highest previous contribution and suggested asks</Card.Header>
-            <Table responsive size="sm" className="mb-0" aria-label="HPC distribution">
-              <thead>
-                <tr>
-                  <th>HPC</th>
-                  <th className="text-end">Donors</th>
-                  <th className="text-end">Median HPC</th>
-                  <th className="text-end">Asks (×1, ×1.5, ×2)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(a?.hpcBands ?? []).map((b) => (
-                  <tr key={b.min}>
-                    <td>
-                      {formatMoney(b.min)}
-                      {b.max ? ` – ${formatMoney(b.max)}` : '+'}
-                    </td>
-                    <td className="text-end">{b.donors.toLocaleString()}</td>
-                    <td className="text-end">{formatMoney(b.medianHpc)}</td>
-                    <td className="text-end">{b.asks.map(formatMoney).join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+            <DataTable
+              label="HPC distribution"
+              columns={bandColumns}
+              data={a?.hpcBands ?? []}
+              numeric={['donors', 'medianHpc', 'asks']}
+              striped={false}
+              className="mb-0"
+            />
           </Card>
         </div>
       </div>
       <Card>
         <Card.Header>Members ({total.toLocaleString()})</Card.Header>
-        <Table responsive size="sm" hover className="mb-0" aria-label="Members">
-          <thead>
-            <tr>
-              <th>Email</th>
-              <th>Name</th>
-              <th className="text-end">HPC</th>
-              <th>Last gift</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(members.data?.members ?? []).map((m) => (
-              <tr key={m.contactId}>
-                <td>
-                  <Link to={`/contacts/${m.contactId}`}>{m.email}</Link>
-                </td>
-                <td>{`${m.firstName} ${m.lastName}`.trim()}</td>
-                <td className="text-end">{formatMoney(m.hpc)}</td>
-                <td>{m.lastGiftAt ? new Date(m.lastGiftAt).toLocaleDateString() : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Members"
+          columns={memberColumns}
+          data={members.data?.members ?? []}
+          numeric={['hpc']}
+          striped={false}
+          hover
+          className="mb-0"
+        />
         <Card.Footer className="d-flex gap-2 align-items-center">
           <Button size="sm" variant="outline-secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
             Previous

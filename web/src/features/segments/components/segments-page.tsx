@@ -1,8 +1,36 @@
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useListSegments } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
 import { changeLabel } from '../rule';
+import { formatDateTime } from '@/lib/format';
+import { columnsFor, DataTable } from '@/components/data-table';
+import type { SegmentView } from '@/api/gen/model';
+
+const col = columnsFor<SegmentView>();
+const columns = col.columns([
+  col.accessor('name', {
+    header: 'Name',
+    cell: ({ row: { original: s } }) => (
+      <>
+        <Link to={`/segments/detail?id=${s.id}`}>{s.name}</Link>
+        {s.standard && <span className="badge text-bg-secondary ms-2">Standard</span>}
+      </>
+    ),
+  }),
+  col.display({
+    id: 'size',
+    header: 'Size',
+    cell: ({ row: { original: s } }) => (s.computed ? s.size.toLocaleString() : '—'),
+  }),
+  col.accessor('change', { header: 'Change since last compute', cell: (info) => changeLabel(info.getValue()) }),
+  col.accessor('computed', {
+    header: 'Last computed',
+    cell: (info) => {
+      const computed = info.getValue();
+      return computed ? formatDateTime(computed) : 'Not computed yet';
+    },
+  }),
+]);
 
 /** Revenue › Segments: every segment with its size, the change since the last compute, and when that was. */
 export function SegmentsPage() {
@@ -18,29 +46,14 @@ export function SegmentsPage() {
       {segments.isPending ? (
         <PageSpinner label="Loading segments" />
       ) : (
-        <Table hover responsive size="sm" aria-label="Segments">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th className="text-end">Size</th>
-              <th className="text-end">Change since last compute</th>
-              <th>Last computed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(segments.data ?? []).map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/segments/detail?id=${s.id}`}>{s.name}</Link>
-                  {s.standard && <span className="badge text-bg-secondary ms-2">Standard</span>}
-                </td>
-                <td className="text-end">{s.computed ? s.size.toLocaleString() : '—'}</td>
-                <td className="text-end">{changeLabel(s.change)}</td>
-                <td>{s.computed ? new Date(s.computed).toLocaleString() : 'Not computed yet'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Segments"
+          columns={columns}
+          data={segments.data ?? []}
+          numeric={['size', 'change']}
+          striped={false}
+          hover
+        />
       )}
     </>
   );

@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { useQueryClient } from '@tanstack/react-query';
 import { getGetAppSettingsQueryKey, useUpdateAppSettings } from '@/api/gen';
 import type { AppSettings } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { notifySuccess } from '@/lib/notifications';
 
 /** Edits the client's app settings: client name, whether media is enabled and election day. */
@@ -31,16 +32,15 @@ export function AppSettingsForm({ settings }: { settings: AppSettings }) {
 
   return (
     <Form onSubmit={onSubmit} noValidate className="app-settings-form">
-      <Form.Group className="mb-3" controlId="app-settings-client-name">
-        <Form.Label>Client name</Form.Label>
-        <Form.Control
-          value={clientName}
-          onChange={(e) => setClientName(e.target.value)}
-          isInvalid={nameMissing}
-          required
-        />
-        <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="app-settings-client-name"
+        label="Client name"
+        value={clientName}
+        onChange={(e) => setClientName(e.target.value)}
+        required
+        invalid={nameMissing}
+        error="You must enter a value"
+      />
       <Form.Group className="mb-3">
         <Form.Check
           type="switch"

@@ -6,6 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { useQueryClient } from '@tanstack/react-query';
 import { getGetAppSettingsQueryKey, useUpdateAppSettings } from '@/api/gen';
 import type { AppSettings } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { notifySuccess } from '@/lib/notifications';
 
 const MONTHS = [
@@ -69,12 +70,16 @@ export function RevenueSettingsForm({ settings }: { settings: AppSettings }) {
   };
 
   const text = (id: string, label: string, value: string, set: (v: string) => void, help?: string) => (
-    <Form.Group as={Col} md={6} className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control value={value} onChange={(e) => set(e.target.value)} isInvalid={value.trim() === ''} />
-      <Form.Control.Feedback type="invalid">You must enter a value</Form.Control.Feedback>
-      {help && <Form.Text>{help}</Form.Text>}
-    </Form.Group>
+    <Field
+      id={id}
+      label={label}
+      className="col-md-6 mb-3"
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      invalid={value.trim() === ''}
+      error="You must enter a value"
+      hint={help && <Form.Text>{help}</Form.Text>}
+    />
   );
 
   return (
@@ -121,19 +126,19 @@ export function RevenueSettingsForm({ settings }: { settings: AppSettings }) {
         )}
       </Row>
       <Row>
-        <Form.Group as={Col} md={6} className="mb-3" controlId="revenue-attribution-window">
-          <Form.Label>Click attribution window (days)</Form.Label>
-          <Form.Control
-            type="number"
-            min={0}
-            max={90}
-            value={windowText}
-            onChange={(e) => setWindowText(e.target.value)}
-            isInvalid={windowInvalid}
-          />
-          <Form.Control.Feedback type="invalid">Enter a whole number of days from 0 to 90</Form.Control.Feedback>
-          <Form.Text>A gift without a mailing refcode goes to the mailing last clicked within this many days.</Form.Text>
-        </Form.Group>
+        <Field
+          id="revenue-attribution-window"
+          label="Click attribution window (days)"
+          className="col-md-6 mb-3"
+          type="number"
+          min={0}
+          max={90}
+          value={windowText}
+          onChange={(e) => setWindowText(e.target.value)}
+          invalid={windowInvalid}
+          error="Enter a whole number of days from 0 to 90"
+          hint={<Form.Text>A gift without a mailing refcode goes to the mailing last clicked within this many days.</Form.Text>}
+        />
         <Form.Group as={Col} md={6} className="mb-3" controlId="revenue-donation-domains">
           <Form.Label>Other donation domains</Form.Label>
           <Form.Control as="textarea" rows={2} value={domains} onChange={(e) => setDomains(e.target.value)} />

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getListSenderNamesQueryKey,
@@ -12,12 +11,15 @@ import {
   useDeleteSender,
   useListSenders,
 } from '@/api/gen';
-import type { SenderInput } from '@/api/gen/model';
+import type { Sender, SenderInput } from '@/api/gen/model';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { EmptyState } from '@/components/empty-state';
+import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
 import { INVALID_EMAIL_MESSAGE, isValidEmail } from '@/lib/validation';
+import { forgetDeleted } from '@/lib/forget-deleted';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 /** The "Add sender" form: name, from address and an optional reply-to. */
 function AddSenderForm() {
@@ -62,35 +64,29 @@ function AddSenderForm() {
           <Form.Label>Name</Form.Label>
           <Form.Control value={name} maxLength={200} onChange={(e) => setName(e.target.value)} required />
         </Form.Group>
-        <Form.Group className="col-md-3" controlId="sender-from">
-          <Form.Label>From address</Form.Label>
-          <Form.Control
-            type="email"
-            value={fromAddress}
-            maxLength={320}
-            onChange={(e) => setFromAddress(e.target.value)}
-            isInvalid={fromInvalid}
-            aria-describedby={fromInvalid ? 'sender-from-error' : undefined}
-            required
-          />
-          <Form.Control.Feedback type="invalid" id="sender-from-error">
-            {INVALID_EMAIL_MESSAGE}
-          </Form.Control.Feedback>
-        </Form.Group>
-        <Form.Group className="col-md-3" controlId="sender-reply-to">
-          <Form.Label>Reply-to (optional)</Form.Label>
-          <Form.Control
-            type="email"
-            value={replyTo}
-            maxLength={320}
-            onChange={(e) => setReplyTo(e.target.value)}
-            isInvalid={!replyValid}
-            aria-describedby={replyValid ? undefined : 'sender-reply-to-error'}
-          />
-          <Form.Control.Feedback type="invalid" id="sender-reply-to-error">
-            {INVALID_EMAIL_MESSAGE}
-          </Form.Control.Feedback>
-        </Form.Group>
+        <Field
+          id="sender-from"
+          label="From address"
+          className="col-md-3"
+          type="email"
+          value={fromAddress}
+          maxLength={320}
+          onChange={(e) => setFromAddress(e.target.value)}
+          required
+          invalid={fromInvalid}
+          error={INVALID_EMAIL_MESSAGE}
+        />
+        <Field
+          id="sender-reply-to"
+          label="Reply-to (optional)"
+          className="col-md-3"
+          type="email"
+          value={replyTo}
+          maxLength={320}
+          onChange={(e) => setReplyTo(e.target.value)}
+          invalid={!replyValid}
+          error={INVALID_EMAIL_MESSAGE}
+        />
         <div className="col-md-3">
           <Button type="submit" disabled={!valid || create.isPending}>
             Add sender
@@ -102,6 +98,8 @@ function AddSenderForm() {
 }
 
 /** The client's e-mail senders: a table with Delete per row, and the "Add sender" form. */
+const col = columnsFor<Sender>();
+
 export function SendersCard() {
   const queryClient = useQueryClient();
   const senders = useListSenders({ query: { meta: { errorMessage: 'Could not load senders' } } });
@@ -111,14 +109,32 @@ export function SendersCard() {
       meta: { errorMessage: 'Could not delete the sender' },
       onSuccess: async () => {
         setDeleting(null);
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: getListSendersQueryKey() }),
-          queryClient.invalidateQueries({ queryKey: getListSenderNamesQueryKey() }),
-        ]);
+        await forgetDeleted(queryClient, { lists: [getListSendersQueryKey(), getListSenderNamesQueryKey()] });
       },
       onError: () => setDeleting(null),
     },
   });
+
+  const columns = col.columns([
+    col.accessor('name', { header: 'Name' }),
+    col.accessor('fromAddress', { header: 'From address' }),
+    col.accessor('replyTo', { header: 'Reply-to', cell: (info) => info.getValue() ?? '' }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="visually-hidden">Actions</span>,
+      cell: ({ row: { original: sender } }) => (
+        <Button
+          size="sm"
+          variant="outline-danger"
+          aria-label={`Delete ${sender.name}`}
+          onClick={() => setDeleting(sender.id)}
+          disabled={remove.isPending}
+        >
+          Delete
+        </Button>
+      ),
+    }),
+  ]);
 
   return (
     <Card className="mb-4">
@@ -133,38 +149,14 @@ export function SendersCard() {
         ) : senders.data.length === 0 ? (
           <EmptyState>No senders yet.</EmptyState>
         ) : (
-          <Table striped hover responsive aria-label="Senders">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">From address</th>
-                <th scope="col">Reply-to</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {senders.data.map((sender) => (
-                <tr key={sender.id}>
-                  <td>{sender.name}</td>
-                  <td>{sender.fromAddress}</td>
-                  <td>{sender.replyTo ?? ''}</td>
-                  <td className="text-end">
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      aria-label={`Delete ${sender.name}`}
-                      onClick={() => setDeleting(sender.id)}
-                      disabled={remove.isPending}
-                    >
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <DataTable
+            label="Senders"
+            columns={columns}
+            data={senders.data}
+            cellClassName={{ actions: 'text-end' }}
+            hover
+            small={false}
+          />
         )}
         <hr />
         <AddSenderForm />

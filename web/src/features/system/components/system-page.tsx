@@ -7,6 +7,7 @@ import { AppSettingsForm } from './app-settings-form';
 import { RecountListsButton } from './recount-lists-button';
 import { RevenueSettingsForm } from './revenue-settings-form';
 import { SendersCard } from './senders-card';
+import { WorkersCard } from './workers-card';
 
 export function SystemPage() {
   const settings = useGetAppSettings({ query: { meta: { errorMessage: 'Could not load app settings' } } });
@@ -48,6 +49,7 @@ export function SystemPage() {
         </>
       )}
       <SendersCard />
+      <WorkersCard />
       <Card>
         <Card.Header as="h2" className="h5">
           Maintenance

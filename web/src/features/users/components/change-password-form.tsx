@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useChangePassword } from '@/api/gen';
+import { Field } from '@/components/form/field';
 import { notifySuccess } from '@/lib/notifications';
 import { PASSWORD_RULE_MESSAGE, confirmPasswordError, newPasswordError } from '@/lib/validation';
 
@@ -67,19 +68,18 @@ export function ChangePasswordForm() {
           <Form.Text id="password-new-rule">{PASSWORD_RULE_MESSAGE}</Form.Text>
         )}
       </Form.Group>
-      <Form.Group className="mb-3" controlId="password-confirm">
-        <Form.Label>Confirm new password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          maxLength={1024}
-          onChange={(e) => setConfirm(e.target.value)}
-          isInvalid={confirmProblem !== null}
-          aria-invalid={confirmProblem !== null}
-        />
-        <Form.Control.Feedback type="invalid">{confirmProblem}</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="password-confirm"
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        maxLength={1024}
+        onChange={(e) => setConfirm(e.target.value)}
+        aria-invalid={confirmProblem !== null}
+        invalid={confirmProblem !== null}
+        error={confirmProblem}
+      />
       {change.isError && <Alert variant="danger">{change.error.message}</Alert>}
       <Button type="submit" disabled={!valid || change.isPending}>
         Change password

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getListAuditEventsQueryKey,
@@ -22,6 +21,7 @@ import { EDIT_ROLE, hasPermission } from '@/lib/permissions';
 import { USER_KIND_LABELS, fullName, userStatus, type UserStatus } from '../utils';
 import { AuditEventsTable } from './audit-events-table';
 import { UserRolesDialog } from './user-roles-dialog';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 const STATUS_VARIANT: Record<UserStatus, string> = {
   'Awaiting verification': 'warning',
@@ -37,6 +37,8 @@ function roleText(user: ManagedUser, roles: Role[] | undefined): string {
   const names = new Map((roles ?? []).map((r) => [r.id, r.name]));
   return user.roleIds.map((id) => names.get(id) ?? `#${id}`).join(', ');
 }
+
+const col = columnsFor<ManagedUser>();
 
 /** Manage Users: the client's users and the universal users who may use it, their status and roles, and recent activity. */
 export function ManageUsersPage() {
@@ -78,6 +80,69 @@ export function ManageUsersPage() {
 
   const isMe = (user: ManagedUser) => me.data?.kind === user.kind && me.data.id === user.id;
 
+  const columns = col.columns([
+    col.display({ id: 'name', header: 'Name', cell: ({ row }) => fullName(row.original) }),
+    col.accessor('email', { header: 'Email' }),
+    col.accessor('kind', { header: 'Kind', cell: (info) => USER_KIND_LABELS[info.getValue()] ?? info.getValue() }),
+    col.display({
+      id: 'status',
+      header: 'Status',
+      cell: ({ row }) => {
+        const status = userStatus(row.original);
+        return (
+          <Badge bg={STATUS_VARIANT[status]} text={status === 'Awaiting verification' ? 'dark' : undefined}>
+            {status}
+          </Badge>
+        );
+      },
+    }),
+    col.display({ id: 'roles', header: 'Roles', cell: ({ row }) => roleText(row.original, roles.data) }),
+    col.display({
+      id: 'enabled',
+      header: 'Enabled',
+      cell: ({ row: { original: user } }) => {
+        const key = rowKey(user);
+        return user.kind === 'client' ? (
+          <Form.Check
+            type="switch"
+            role="switch"
+            id={`enabled-${key}`}
+            aria-label={`Enabled: ${user.email}`}
+            checked={user.enabled}
+            disabled={toggling !== null || isMe(user)}
+            title={isMe(user) ? 'You cannot disable your own account' : undefined}
+            onChange={(e) => {
+              setToggling(key);
+              toggle.mutate({ kind: user.kind, id: user.id, data: { enabled: e.target.checked } });
+            }}
+          />
+        ) : (
+          <span className="small text-body-secondary">In Manage Universal Users</span>
+        );
+      },
+    }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="visually-hidden">Actions</span>,
+      cell: ({ row: { original: user } }) =>
+        canEditRoles &&
+        !user.administrator && (
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            aria-label={`Edit roles of ${user.email}`}
+            onClick={() => {
+              saveRoles.reset();
+              setEditingRoles(user);
+            }}
+            disabled={!roles.data}
+          >
+            Edit roles
+          </Button>
+        ),
+    }),
+  ]);
+
   return (
     <>
       <h1 className="h3 mb-3">Manage Users</h1>
@@ -88,75 +153,14 @@ export function ManageUsersPage() {
       ) : users.data.length === 0 ? (
         <EmptyState>No users yet.</EmptyState>
       ) : (
-        <Table striped hover responsive aria-label="Users">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => {
-              const status = userStatus(user);
-              const key = rowKey(user);
-              return (
-                <tr key={key}>
-                  <td>{fullName(user)}</td>
-                  <td>{user.email}</td>
-                  <td>{USER_KIND_LABELS[user.kind] ?? user.kind}</td>
-                  <td>
-                    <Badge bg={STATUS_VARIANT[status]} text={status === 'Awaiting verification' ? 'dark' : undefined}>
-                      {status}
-                    </Badge>
-                  </td>
-                  <td>{roleText(user, roles.data)}</td>
-                  <td>
-                    {user.kind === 'client' ? (
-                      <Form.Check
-                        type="switch"
-                        role="switch"
-                        id={`enabled-${key}`}
-                        aria-label={`Enabled: ${user.email}`}
-                        checked={user.enabled}
-                        disabled={toggling !== null || isMe(user)}
-                        title={isMe(user) ? 'You cannot disable your own account' : undefined}
-                        onChange={(e) => {
-                          setToggling(key);
-                          toggle.mutate({ kind: user.kind, id: user.id, data: { enabled: e.target.checked } });
-                        }}
-                      />
-                    ) : (
-                      <span className="small text-body-secondary">In Manage Universal Users</span>
-                    )}
-                  </td>
-                  <td className="text-end">
-                    {canEditRoles && !user.administrator && (
-                      <Button
-                        size="sm"
-                        variant="outline-secondary"
-                        aria-label={`Edit roles of ${user.email}`}
-                        onClick={() => {
-                          saveRoles.reset();
-                          setEditingRoles(user);
-                        }}
-                        disabled={!roles.data}
-                      >
-                        Edit roles
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Users"
+          columns={columns}
+          data={users.data}
+          cellClassName={{ actions: 'text-end' }}
+          hover
+          small={false}
+        />
       )}
       <h2 className="h5 mt-4 mb-3">Recent activity</h2>
       <AuditEventsTable />

@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { useQueryClient } from '@tanstack/react-query';
 import { getGetMeQueryKey, useUpdateProfile } from '@/api/gen';
 import type { Me } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { notifySuccess } from '@/lib/notifications';
 import { isValidPhone, phoneError } from '@/lib/validation';
 
@@ -83,19 +84,18 @@ export function ProfileForm({ me }: { me: Me }) {
           <Form.Control value={lastName} maxLength={100} onChange={(e) => setLastName(e.target.value)} />
         </Form.Group>
       </div>
-      <Form.Group className="mb-3" controlId="profile-phone">
-        <Form.Label>Phone</Form.Label>
-        <Form.Control
-          type="tel"
-          inputMode="numeric"
-          value={phone}
-          maxLength={20}
-          onChange={(e) => setPhone(e.target.value)}
-          isInvalid={phoneProblem !== null}
-          aria-invalid={phoneProblem !== null}
-        />
-        <Form.Control.Feedback type="invalid">{phoneProblem}</Form.Control.Feedback>
-      </Form.Group>
+      <Field
+        id="profile-phone"
+        label="Phone"
+        type="tel"
+        inputMode="numeric"
+        value={phone}
+        maxLength={20}
+        onChange={(e) => setPhone(e.target.value)}
+        aria-invalid={phoneProblem !== null}
+        invalid={phoneProblem !== null}
+        error={phoneProblem}
+      />
       <fieldset className="mb-3">
         <legend className="form-label fs-6">Two-factor method</legend>
         {methods.map((m) => (

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getListAuditEventsQueryKey,
@@ -19,9 +18,13 @@ import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
 import { RoleDialog } from './role-dialog';
+import { forgetDeleted } from '@/lib/forget-deleted';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 /** Which dialog is open: none, create, or edit a role. */
 type Editing = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; role: Role };
+
+const col = columnsFor<Role>();
 
 /** Manage Roles: the client's roles with their permissions and users; create, edit and delete. */
 export function RolesPage() {
@@ -64,13 +67,53 @@ export function RolesPage() {
       onSuccess: async () => {
         setDeleting(null);
         notifySuccess('Role deleted');
-        await refresh();
+        await forgetDeleted(queryClient, {
+          lists: [getListRolesQueryKey(), getListUsersQueryKey(), getListAuditEventsQueryKey()],
+        });
       },
       onError: () => setDeleting(null),
     },
   });
 
   const labels = new Map((permissionNames.data ?? []).map((p) => [p.id, p.label]));
+  const columns = col.columns([
+    col.accessor('name', { header: 'Name' }),
+    col.accessor('permissions', {
+      header: 'Permissions',
+      cell: (info) => {
+        const permissions = info.getValue();
+        return permissions.length === 0 ? 'None' : permissions.map((p) => labels.get(p) ?? p).join(', ');
+      },
+    }),
+    col.accessor('userCount', { header: 'Users', cell: (info) => info.getValue().toLocaleString() }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="visually-hidden">Actions</span>,
+      cell: ({ row: { original: role } }) => (
+        <>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            className="me-2"
+            aria-label={`Edit ${role.name}`}
+            onClick={() => open({ mode: 'edit', role })}
+            disabled={!permissionNames.data}
+          >
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-danger"
+            aria-label={`Delete ${role.name}`}
+            onClick={() => setDeleting(role)}
+            disabled={remove.isPending}
+          >
+            Delete
+          </Button>
+        </>
+      ),
+    }),
+  ]);
   const save = (input: RoleInput) => {
     if (editing.mode === 'edit') update.mutate({ id: editing.role.id, data: input });
     else create.mutate({ data: input });
@@ -97,54 +140,15 @@ export function RolesPage() {
       ) : roles.data.length === 0 ? (
         <EmptyState>No roles yet.</EmptyState>
       ) : (
-        <Table striped hover responsive aria-label="Roles">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Permissions</th>
-              <th scope="col" className="text-end">
-                Users
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {roles.data.map((role) => (
-              <tr key={role.id}>
-                <td>{role.name}</td>
-                <td>
-                  {role.permissions.length === 0
-                    ? 'None'
-                    : role.permissions.map((p) => labels.get(p) ?? p).join(', ')}
-                </td>
-                <td className="text-end">{role.userCount.toLocaleString()}</td>
-                <td className="text-end text-nowrap">
-                  <Button
-                    size="sm"
-                    variant="outline-secondary"
-                    className="me-2"
-                    aria-label={`Edit ${role.name}`}
-                    onClick={() => open({ mode: 'edit', role })}
-                    disabled={!permissionNames.data}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline-danger"
-                    aria-label={`Delete ${role.name}`}
-                    onClick={() => setDeleting(role)}
-                    disabled={remove.isPending}
-                  >
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Roles"
+          columns={columns}
+          data={roles.data}
+          numeric={['userCount']}
+          cellClassName={{ actions: 'text-end text-nowrap' }}
+          hover
+          small={false}
+        />
       )}
       {editing.mode !== 'closed' && permissionNames.data && (
         <RoleDialog

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { ClientChoice, UniversalUser } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { SearchableMultiSelect } from '@/components/form/searchable-multi-select';
 import { VIEW_USER } from '@/lib/permissions';
 import { INVALID_EMAIL_MESSAGE, isValidEmail } from '@/lib/validation';
@@ -75,20 +76,19 @@ export function UniversalUserDialog({ user, self, clients, busy, error, onSave, 
         </Modal.Header>
         <Modal.Body>
           {creating && (
-            <Form.Group className="mb-3" controlId="universal-user-email">
-              <Form.Label>Email</Form.Label>
-              <Form.Control
-                type="email"
-                value={email}
-                maxLength={320}
-                onChange={(e) => setEmail(e.target.value)}
-                isInvalid={emailProblem !== null}
-                aria-invalid={emailProblem !== null}
-                autoFocus
-              />
-              <Form.Control.Feedback type="invalid">{emailProblem}</Form.Control.Feedback>
-              <Form.Text>An invitation to set a password is e-mailed to this address.</Form.Text>
-            </Form.Group>
+            <Field
+              id="universal-user-email"
+              label="Email"
+              type="email"
+              value={email}
+              maxLength={320}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={emailProblem !== null}
+              autoFocus
+              invalid={emailProblem !== null}
+              error={emailProblem}
+              hint={<Form.Text>An invitation to set a password is e-mailed to this address.</Form.Text>}
+            />
           )}
           <div className="row g-3 mb-3">
             <Form.Group className="col-md-6" controlId="universal-user-first-name">

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getListUniversalUsersQueryKey,
@@ -18,10 +17,13 @@ import { PageSpinner } from '@/components/page-spinner';
 import { notifySuccess } from '@/lib/notifications';
 import { fullName, namesFor } from '../utils';
 import { UniversalUserDialog, type UniversalUserValues } from './universal-user-dialog';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 type Editing = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; user: UniversalUser };
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+const col = columnsFor<UniversalUser>();
 
 /** Manage Universal Users: the agency's universal users, their client access and permissions. */
 export function UniversalUsersPage() {
@@ -69,6 +71,42 @@ export function UniversalUsersPage() {
     else create.mutate({ data: { email, ...common } });
   };
 
+  const columns = col.columns([
+    col.accessor('email', { header: 'Email' }),
+    col.display({ id: 'name', header: 'Name', cell: ({ row }) => fullName(row.original) }),
+    col.accessor('enabled', { header: 'Enabled', cell: (info) => yesNo(info.getValue()) }),
+    col.accessor('allClients', { header: 'All clients', cell: (info) => yesNo(info.getValue()) }),
+    col.display({
+      id: 'clients',
+      header: 'Clients',
+      cell: ({ row: { original: user } }) =>
+        user.allClients
+          ? 'All'
+          : user.clientIds.length === 0
+            ? 'None'
+            : namesFor(user.clientIds, clients.data).join(', '),
+    }),
+    col.accessor('universalPermissions', {
+      header: 'Permissions',
+      cell: (info) => (info.getValue().length === 0 ? 'None' : info.getValue().join(', ')),
+    }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="visually-hidden">Actions</span>,
+      cell: ({ row: { original: user } }) => (
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          aria-label={`Edit ${user.email}`}
+          onClick={() => open({ mode: 'edit', user })}
+          disabled={!clients.data}
+        >
+          Edit
+        </Button>
+      ),
+    }),
+  ]);
+
   return (
     <>
       <div className="d-flex justify-content-between align-items-center mb-3">
@@ -84,50 +122,14 @@ export function UniversalUsersPage() {
       ) : users.data.length === 0 ? (
         <EmptyState>No universal users yet.</EmptyState>
       ) : (
-        <Table striped hover responsive aria-label="Universal users">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">All clients</th>
-              <th scope="col">Clients</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => (
-              <tr key={user.id}>
-                <td>{user.email}</td>
-                <td>{fullName(user)}</td>
-                <td>{yesNo(user.enabled)}</td>
-                <td>{yesNo(user.allClients)}</td>
-                <td>
-                  {user.allClients
-                    ? 'All'
-                    : user.clientIds.length === 0
-                      ? 'None'
-                      : namesFor(user.clientIds, clients.data).join(', ')}
-                </td>
-                <td>{user.universalPermissions.length === 0 ? 'None' : user.universalPermissions.join(', ')}</td>
-                <td className="text-end">
-                  <Button
-                    size="sm"
-                    variant="outline-secondary"
-                    aria-label={`Edit ${user.email}`}
-                    onClick={() => open({ mode: 'edit', user })}
-                    disabled={!clients.data}
-                  >
-                    Edit
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Universal users"
+          columns={columns}
+          data={users.data}
+          cellClassName={{ actions: 'text-end' }}
+          hover
+          small={false}
+        />
       )}
       {editing.mode !== 'closed' && clients.data && (
         <UniversalUserDialog

@@ -1,0 +1,65 @@
+//! The one way a handler works in a client's data: [`ClientSession::tx`].
+//!
+//! ```ignore
+//! let lists = auth.0.tx(&state, PAGE_CONTACTS, async |tx| {
+//!     Ok(store::lists::all(tx).await?)
+//! }).await?;
+//! ```
+//!
+//! It checks what the operation needs *before* a connection is taken (a refusal costs no database round trip),
+//! begins one transaction in the client's schema, runs `work`, and commits only when `work` returned `Ok`. On
+//! `Err` — or a panic, or the request being cancelled — the transaction is dropped, which rolls it back: a handler
+//! cannot forget the commit, nor commit half of a failed change.
+//!
+//! Keep to plain `tx` inside `work`: answer shaping, hashing and calls to other services belong before or after
+//! it, so the transaction (and its pooled connection) is held only while the statements run. The few handlers that
+//! keep a transaction open past their return — streamed downloads, whose rows are read while the body is sent —
+//! begin and commit by hand.
+
+use super::ClientSession;
+use crate::error::ApiError;
+use crate::state::AppState;
+use tenancy::TenantTx;
+
+/// What a caller must hold in the client before an operation touches its data.
+#[derive(Debug, Clone, Copy)]
+pub enum Needs {
+    /// Any user of the client: CRM pages and the settings the shell loads need no permission.
+    Nothing,
+    /// This permission (`crate::auth::PAGE_*`, `VIEW_USER`, `EDIT_ROLE`). A bare `&'static str` converts to it.
+    Permission(&'static str),
+    /// At least one of these: data that two pages share.
+    AnyOf(&'static [&'static str]),
+}
+
+impl From<&'static str> for Needs {
+    fn from(permission: &'static str) -> Self {
+        Self::Permission(permission)
+    }
+}
+
+impl ClientSession {
+    /// Refuses with 403 unless the session meets `needs`.
+    pub fn check(&self, needs: impl Into<Needs>) -> Result<(), ApiError> {
+        match needs.into() {
+            Needs::Nothing => Ok(()),
+            Needs::Permission(permission) => self.require(permission),
+            Needs::AnyOf(permissions) => self.require_any(permissions),
+        }
+    }
+
+    /// Runs `work` in one transaction in this session's client, after checking `needs`; commits when `work`
+    /// succeeds and rolls back when it fails. See the module's notes.
+    pub async fn tx<T>(
+        &self,
+        state: &AppState,
+        needs: impl Into<Needs>,
+        work: impl AsyncFnOnce(&mut TenantTx) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        self.check(needs)?;
+        let mut tx = state.tenancy.begin(&self.client).await?;
+        let value = work(&mut tx).await?;
+        tx.commit().await?;
+        Ok(value)
+    }
+}
