@@ -88,6 +88,33 @@ test('the gift table shows the amount and the mailing unclipped at 1280 px', asy
   await page.context().close();
 });
 
+test('Media shows spend and the 365-day revenue and ROAS at 1280 px, its first column fixed', async ({ browser, baseURL }) => {
+  const schema = psql('-c', "select schema_name from clients where short_name = 'e2e'");
+  psql(
+    '-c',
+    `set search_path to ${schema};
+     insert into ad_campaigns (platform, campaign_key, name)
+     values ('meta', '${tag}', '${tag} acquisition campaign with a long name for the first column');
+     insert into ad_groups (campaign_id, group_key, name)
+     select id, 'g', 'Lookalikes' from ad_campaigns where campaign_key = '${tag}';
+     insert into ads (group_id, platform, ad_key, name)
+     select g.id, 'meta', '${tag}-ad', 'Video A' from ad_groups g join ad_campaigns c on c.id = g.campaign_id
+     where c.campaign_key = '${tag}';
+     insert into ad_days (ad_id, day, spend, impressions, clicks)
+     select id, date '2026-09-15', 248459.00, 1234567, 23456 from ads where ad_key = '${tag}-ad';`,
+  );
+  const page = await open(browser, baseURL, '/media?from=2026-09-01&to=2026-09-30');
+  const table = page.getByRole('table', { name: 'Media performance' });
+  await expect(table.getByRole('row').filter({ hasText: tag })).toContainText('$248,459.00');
+  for (const name of ['Spend', 'Revenue 365 days', 'ROAS 365 days']) {
+    expect(await inView(table.getByRole('columnheader', { name, exact: true })), name).toBe(true);
+  }
+  const region = page.getByRole('region', { name: 'Media performance (scrolls sideways)' });
+  await region.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  expect(await inView(table.getByRole('columnheader', { name: 'Campaign', exact: true }))).toBe(true);
+  await page.context().close();
+});
+
 for (const path of ['/dashboard', '/revenue/contributions', '/projections']) {
   test(`large figures on ${path} stay on one line`, async ({ browser, baseURL }) => {
     const page = await open(browser, baseURL, path);
