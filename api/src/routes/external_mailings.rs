@@ -173,12 +173,13 @@ async fn rows(
     from: NaiveDate,
     to: NaiveDate,
 ) -> Result<Vec<ExternalMailing>, ApiError> {
-    auth.0.require(PAGE_PERFORMANCE)?;
+    auth.0.check(PAGE_PERFORMANCE)?;
     check_range(from, to)?;
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    let rows = external_mailings::list(&mut tx, from, to).await?;
-    tx.commit().await?;
-    Ok(rows)
+    auth.0
+        .tx(state, PAGE_PERFORMANCE, async |tx| {
+            Ok(external_mailings::list(tx, from, to).await?)
+        })
+        .await
 }
 
 /// An entry of a selection list.
@@ -194,10 +195,12 @@ async fn names(
     auth: &ClientAuth,
     source: &str,
 ) -> Result<Json<Vec<ExternalName>>, ApiError> {
-    auth.0.require(PAGE_PERFORMANCE)?;
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    let rows = external_mailings::names(&mut tx, source).await?;
-    tx.commit().await?;
+    let rows = auth
+        .0
+        .tx(state, PAGE_PERFORMANCE, async |tx| {
+            Ok(external_mailings::names(tx, source).await?)
+        })
+        .await?;
     Ok(Json(
         rows.into_iter()
             .map(|(id, label)| ExternalName { id, label })
@@ -271,6 +274,7 @@ impl ExternalMailingsApi {
             })?,
         };
         let mapping = parse_mapping(body.mapping.as_deref())?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let tx = state.tenancy.begin(&auth.0.client).await?;
         crate::uploads::store_and_enqueue(
             &state,

@@ -80,6 +80,7 @@ impl ImportsApi {
         // It creates contacts and may overwrite their origin codes, like the other two imports.
         auth.0.require(PAGE_CONTACTS)?;
         let list_name = domain::ListName::parse(&name.0)?.into_string();
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         // Refused now rather than when the job runs: the user is still on the form.
         if store::lists::name_taken(&mut tx, &list_name).await? {
@@ -117,6 +118,7 @@ impl ImportsApi {
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_CONTACTS)?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let tx = state.tenancy.begin(&auth.0.client).await?;
         crate::uploads::store_and_enqueue(
             &state,
@@ -178,6 +180,7 @@ impl ImportsApi {
             Field::label,
             &[Field::Email],
         )?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
         let code = origin_code_id(&mut tx, body.origin_code.as_deref()).await?;

@@ -1,5 +1,5 @@
 use super::ApiTags;
-use crate::auth::{ClientAuth, ClientSession};
+use crate::auth::{ClientAuth, ClientSession, Needs};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use poem::web::Data;
@@ -28,9 +28,13 @@ impl JobsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<Job>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = JobRow::recent(&mut tx, visible_to(&auth.0), 200).await?;
-        tx.commit().await?;
+        let owner = visible_to(&auth.0);
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(JobRow::recent(tx, owner, 200).await?)
+            })
+            .await?;
         let live = live_workers(&state).await?;
         Ok(Json(
             rows.into_iter()
@@ -47,9 +51,12 @@ impl JobsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Job>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = JobRow::find(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let row = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                Ok(JobRow::find(tx, id.0).await?)
+            })
+            .await?;
         let owner = visible_to(&auth.0);
         let row = row
             .filter(|r| owner.is_none_or(|o| r.started_by(o)))
@@ -69,6 +76,7 @@ impl JobsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<JobAccepted, ApiError> {
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let tx = state.tenancy.begin(&auth.0.client).await?;
         let row = state
             .queue

@@ -166,18 +166,22 @@ impl PlanningApi {
         from: Query<NaiveDate>,
         to: Query<NaiveDate>,
     ) -> Result<Json<PlanningCalendar>, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
+        auth.0.check(PAGE_PLANNING)?;
         let (from, to) = (from.0, to.0);
         if from > to || (to - from).num_days() >= MAX_DAYS {
             return Err(ApiError::BadRequest(
                 "The range must run forwards and span at most 400 days".to_owned(),
             ));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let entries = planning::entries(&mut tx, from, to).await?;
-        let months = planning::months(&mut tx, from, to).await?;
-        let marks = planning::marks(&mut tx, from, to).await?;
-        tx.commit().await?;
+        let (entries, months, marks) = auth
+            .0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                let entries = planning::entries(tx, from, to).await?;
+                let months = planning::months(tx, from, to).await?;
+                let marks = planning::marks(tx, from, to).await?;
+                Ok((entries, months, marks))
+            })
+            .await?;
         Ok(Json(PlanningCalendar {
             from,
             to,
@@ -225,10 +229,12 @@ impl PlanningApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<PlanningSegment>>, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = planning::segments(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::segments(tx).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|(id, name)| PlanningSegment { id, name })
@@ -248,11 +254,14 @@ impl PlanningApi {
         auth: ClientAuth,
         body: Json<PlannedSendInput>,
     ) -> Result<Json<Created>, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
+        auth.0.check(PAGE_PLANNING)?;
         let new = checked(body.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let id = planning::create_planned(&mut tx, &new).await?;
-        tx.commit().await?;
+        let id = auth
+            .0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::create_planned(tx, &new).await?)
+            })
+            .await?;
         Ok(Json(Created { id }))
     }
 
@@ -269,11 +278,13 @@ impl PlanningApi {
         id: Path<i64>,
         body: Json<PlannedSendInput>,
     ) -> Result<Done, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
+        auth.0.check(PAGE_PLANNING)?;
         let new = checked(body.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        planning::update_planned(&mut tx, id.0, &new).await?;
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::update_planned(tx, id.0, &new).await?)
+            })
+            .await?;
         Ok(Done::Done)
     }
 
@@ -289,10 +300,11 @@ impl PlanningApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Done, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        planning::delete_planned(&mut tx, id.0).await?;
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::delete_planned(tx, id.0).await?)
+            })
+            .await?;
         Ok(Done::Done)
     }
 
@@ -308,10 +320,12 @@ impl PlanningApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Created>, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let mailing = planning::make_draft(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let mailing = auth
+            .0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::make_draft(tx, id.0).await?)
+            })
+            .await?;
         Ok(Json(Created { id: mailing }))
     }
 
@@ -329,10 +343,12 @@ impl PlanningApi {
         id: Path<i64>,
         body: Json<MoveInput>,
     ) -> Result<Json<Moved>, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let send_time = planning::move_mailing(&mut tx, id.0, body.0.day).await?;
-        tx.commit().await?;
+        let send_time = auth
+            .0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::move_mailing(tx, id.0, body.0.day).await?)
+            })
+            .await?;
         Ok(Json(Moved {
             id: id.0,
             send_time,
@@ -351,16 +367,18 @@ impl PlanningApi {
         auth: ClientAuth,
         body: Json<MonthGoalInput>,
     ) -> Result<Done, ApiError> {
-        auth.0.require(PAGE_PLANNING)?;
+        auth.0.check(PAGE_PLANNING)?;
         let goal = body.0.goal.as_deref().map(str::trim);
         if goal.is_some_and(|g| domain::Money::parse(g).is_err()) {
             return Err(ApiError::BadRequest(
                 "The goal must be an amount like 25000.00".to_owned(),
             ));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        planning::set_month_goal(&mut tx, body.0.month, goal).await?;
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_PLANNING, async |tx| {
+                Ok(planning::set_month_goal(tx, body.0.month, goal).await?)
+            })
+            .await?;
         Ok(Done::Done)
     }
 }

@@ -153,11 +153,14 @@ impl ProjectionsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<ProjectionView>, ApiError> {
-        auth.0.require(PAGE_PROJECTIONS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let p = projections::projection(&mut tx, None).await?;
-        let markers = projections::markers(&mut tx, p.year).await?;
-        tx.commit().await?;
+        let (p, markers) = auth
+            .0
+            .tx(&state, PAGE_PROJECTIONS, async |tx| {
+                let p = projections::projection(tx, None).await?;
+                let markers = projections::markers(tx, p.year).await?;
+                Ok((p, markers))
+            })
+            .await?;
         Ok(Json(ProjectionView {
             year: p.year,
             today: p.today,
@@ -198,7 +201,7 @@ impl ProjectionsApi {
         auth: ClientAuth,
         body: Json<GoalInput>,
     ) -> Result<Json<ProjectionMonthGoal>, ApiError> {
-        auth.0.require(PAGE_PROJECTIONS)?;
+        auth.0.check(PAGE_PROJECTIONS)?;
         let month = body.0.month;
         if !(1..=12).contains(&month) {
             return Err(ApiError::BadRequest("month must be 1 to 12".to_owned()));
@@ -217,10 +220,14 @@ impl ProjectionsApi {
                     .to_string(),
             ),
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let year = projections::client_today(&mut tx).await?.year();
-        projections::set_goal(&mut tx, year, month, value.as_deref()).await?;
-        tx.commit().await?;
+        let year = auth
+            .0
+            .tx(&state, PAGE_PROJECTIONS, async |tx| {
+                let year = projections::client_today(tx).await?.year();
+                projections::set_goal(tx, year, month, value.as_deref()).await?;
+                Ok(year)
+            })
+            .await?;
         Ok(Json(ProjectionMonthGoal {
             year,
             month,
@@ -240,7 +247,7 @@ impl ProjectionsApi {
         auth: ClientAuth,
         body: Json<EventInput>,
     ) -> Result<Json<InflectionMarker>, ApiError> {
-        auth.0.require(PAGE_PROJECTIONS)?;
+        auth.0.check(PAGE_PROJECTIONS)?;
         let label = body.0.label.trim().to_owned();
         if label.is_empty() || label.chars().count() > 200 {
             return Err(ApiError::BadRequest(
@@ -256,9 +263,12 @@ impl ProjectionsApi {
         if !(2000..=2200).contains(&body.0.date.year()) {
             return Err(ApiError::BadRequest("The date is out of range".to_owned()));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let id = projections::add_event(&mut tx, body.0.date, &label, kind).await?;
-        tx.commit().await?;
+        let id = auth
+            .0
+            .tx(&state, PAGE_PROJECTIONS, async |tx| {
+                Ok(projections::add_event(tx, body.0.date, &label, kind).await?)
+            })
+            .await?;
         Ok(Json(InflectionMarker {
             id: Some(id),
             date: body.0.date,
@@ -279,12 +289,14 @@ impl ProjectionsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<super::Deleted, ApiError> {
-        auth.0.require(PAGE_PROJECTIONS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        if !projections::delete_event(&mut tx, id.0).await? {
-            return Err(ApiError::NotFound("No such marker".to_owned()));
-        }
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_PROJECTIONS, async |tx| {
+                if !projections::delete_event(tx, id.0).await? {
+                    return Err(ApiError::NotFound("No such marker".to_owned()));
+                }
+                Ok(())
+            })
+            .await?;
         Ok(super::Deleted::Deleted)
     }
 
@@ -299,11 +311,13 @@ impl ProjectionsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<InflectionMarker>>, ApiError> {
-        auth.0.require(crate::auth::PAGE_PROJECTIONS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let year = projections::client_today(&mut tx).await?.year();
-        let rows = projections::markers(&mut tx, year).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, crate::auth::PAGE_PROJECTIONS, async |tx| {
+                let year = projections::client_today(tx).await?.year();
+                Ok(projections::markers(tx, year).await?)
+            })
+            .await?;
         Ok(Json(rows.into_iter().map(marker).collect()))
     }
 }

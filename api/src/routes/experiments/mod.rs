@@ -6,7 +6,7 @@ mod input;
 mod shape;
 
 use super::{ApiTags, Deleted};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use detail::detail;
@@ -49,10 +49,12 @@ impl ExperimentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<ExperimentSummary>>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = store_x::list(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                Ok(store_x::list(tx).await?)
+            })
+            .await?;
         Ok(Json(rows.into_iter().map(summary).collect()))
     }
 
@@ -68,11 +70,14 @@ impl ExperimentsApi {
         auth: ClientAuth,
         body: Json<ExperimentInput>,
     ) -> Result<Json<ExperimentDetail>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let id = store_x::create(&mut tx, &input(body.0)).await?;
-        let answer = detail(&mut tx, id).await?;
-        tx.commit().await?;
+        let new = input(body.0);
+        let answer = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                let id = store_x::create(tx, &new).await?;
+                detail(tx, id).await
+            })
+            .await?;
         Ok(Json(answer))
     }
 
@@ -87,10 +92,12 @@ impl ExperimentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<ExperimentMailing>>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = store_x::candidate_mailings(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                Ok(store_x::candidate_mailings(tx).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|(id, name, variants)| ExperimentMailing { id, name, variants })
@@ -110,7 +117,7 @@ impl ExperimentsApi {
         auth: ClientAuth,
         body: Json<SampleSizeInput>,
     ) -> Result<Json<SampleSizeCheck>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
+        auth.0.check(PAGE_PERFORMANCE)?;
         let b = body.0;
         store_x::check_plan(
             b.test_fraction,
@@ -119,18 +126,21 @@ impl ExperimentsApi {
             b.alpha,
             b.power,
         )?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let s = store_x::sample_size(
-            &mut tx,
-            b.mailing_id,
-            b.test_fraction,
-            b.baseline_rate,
-            b.expected_lift,
-            b.alpha,
-            b.power,
-        )
-        .await?;
-        tx.commit().await?;
+        let s = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                Ok(store_x::sample_size(
+                    tx,
+                    b.mailing_id,
+                    b.test_fraction,
+                    b.baseline_rate,
+                    b.expected_lift,
+                    b.alpha,
+                    b.power,
+                )
+                .await?)
+            })
+            .await?;
         Ok(Json(sample_size(
             &s,
             b.baseline_rate,
@@ -152,10 +162,10 @@ impl ExperimentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ExperimentDetail>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let answer = detail(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let answer = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| detail(tx, id.0).await)
+            .await?;
         Ok(Json(answer))
     }
 
@@ -171,10 +181,11 @@ impl ExperimentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        store_x::delete_draft(&mut tx, id.0).await?;
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                Ok(store_x::delete_draft(tx, id.0).await?)
+            })
+            .await?;
         Ok(Deleted::Deleted)
     }
 
@@ -191,6 +202,7 @@ impl ExperimentsApi {
         id: Path<i64>,
     ) -> Result<Json<ExperimentDetail>, ApiError> {
         auth.0.require(PAGE_PERFORMANCE)?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let mailing_id = store_x::start(&mut tx, id.0).await?;
         state
@@ -201,9 +213,10 @@ impl ExperimentsApi {
                 &worker::JobKind::SendMailing { mailing_id },
             )
             .await?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let answer = detail(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let answer = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| detail(tx, id.0).await)
+            .await?;
         Ok(Json(answer))
     }
 
@@ -223,6 +236,7 @@ impl ExperimentsApi {
     ) -> Result<Json<ExperimentDetail>, ApiError> {
         auth.0.require(PAGE_PERFORMANCE)?;
         let chosen = body.0.variant.map(|v| v.to_lowercase());
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let mailing_id = store_x::begin_winner_send(&mut tx, id.0, chosen.as_deref()).await?;
         state
@@ -233,9 +247,10 @@ impl ExperimentsApi {
                 &worker::JobKind::SendMailing { mailing_id },
             )
             .await?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let answer = detail(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let answer = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| detail(tx, id.0).await)
+            .await?;
         Ok(Json(answer))
     }
 
@@ -250,10 +265,12 @@ impl ExperimentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<ExperimentOption>>, ApiError> {
-        auth.0.require(crate::auth::PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = store_x::names(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, crate::auth::PAGE_PERFORMANCE, async |tx| {
+                Ok(store_x::names(tx).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|(id, label)| ExperimentOption {

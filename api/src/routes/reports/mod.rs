@@ -145,12 +145,15 @@ impl ReportsApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<Json<ReportTable>, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
+        auth.0.check(PAGE_REPORTS)?;
         let kind = kind_of(&kind.0)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = reports::resolve_range(&mut tx, from.0, to.0).await?;
-        let table = reports::build(&mut tx, kind, &range, Some(reports::PAGE_ROWS)).await?;
-        tx.commit().await?;
+        let table = auth
+            .0
+            .tx(&state, PAGE_REPORTS, async |tx| {
+                let range = reports::resolve_range(tx, from.0, to.0).await?;
+                Ok(reports::build(tx, kind, &range, Some(reports::PAGE_ROWS)).await?)
+            })
+            .await?;
         Ok(Json(ReportTable {
             key: kind.key().to_owned(),
             title: kind.title().to_owned(),
@@ -190,19 +193,23 @@ impl ReportsApi {
         from: Query<Option<NaiveDate>>,
         to: Query<Option<NaiveDate>>,
     ) -> Result<ReportFile, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
+        auth.0.check(PAGE_REPORTS)?;
         let kind = kind_of(&kind.0)?;
         let format = Format::from(format.0);
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = reports::resolve_range(&mut tx, from.0, to.0).await?;
-        let rows = reports::count(&mut tx, kind, &range).await?;
-        if rows > reports::DIRECT_ROWS {
-            return Err(ApiError::Conflict(format!(
-                "This report has {rows} rows; build it as a job"
-            )));
-        }
-        let written = files::write(&mut tx, kind, &range, format).await?;
-        tx.commit().await?;
+        let (range, written) = auth
+            .0
+            .tx(&state, PAGE_REPORTS, async |tx| {
+                let range = reports::resolve_range(tx, from.0, to.0).await?;
+                let rows = reports::count(tx, kind, &range).await?;
+                if rows > reports::DIRECT_ROWS {
+                    return Err(ApiError::Conflict(format!(
+                        "This report has {rows} rows; build it as a job"
+                    )));
+                }
+                let written = files::write(tx, kind, &range, format).await?;
+                Ok((range, written))
+            })
+            .await?;
         let name = files::file_name(kind, range.from, range.to, format);
         let body = poem::Body::from_async_read(tokio::fs::File::from_std(written.file));
         Ok(ReportFile::File(Binary(body), attachment(&name)))
@@ -223,6 +230,7 @@ impl ReportsApi {
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_REPORTS)?;
         let kind = kind_of(&kind.0)?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let range = reports::resolve_range(&mut tx, body.0.from, body.0.to).await?;
         let job = JobKind::BuildReport {
@@ -251,6 +259,7 @@ impl ReportsApi {
         id: Path<i64>,
     ) -> Result<ReportFile, ApiError> {
         auth.0.require(PAGE_REPORTS)?;
+        // By hand: the transaction stays open while `file_body` streams the file's chunks.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let file = files::load(&mut tx, id.0)
             .await?

@@ -89,9 +89,13 @@ async fn recipients(
     let mut pub_tx = state.tenancy.public().await?;
     let mut users = store::users::universal_recipients(&mut pub_tx, auth.0.client.id).await?;
     pub_tx.commit().await?;
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    users.extend(store::users::client_recipients(&mut tx).await?);
-    tx.commit().await?;
+    let client_users = auth
+        .0
+        .tx(state, PAGE_REPORTS, async |tx| {
+            Ok(store::users::client_recipients(tx).await?)
+        })
+        .await?;
+    users.extend(client_users);
     let mut users: Vec<ReportRecipient> = users
         .into_iter()
         .map(|(email, name)| ReportRecipient { email, name })
@@ -128,10 +132,12 @@ impl ReportSchedulesApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<ReportSchedule>>, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let list = schedules::list(&mut tx).await?;
-        tx.commit().await?;
+        let list = auth
+            .0
+            .tx(&state, PAGE_REPORTS, async |tx| {
+                Ok(schedules::list(tx).await?)
+            })
+            .await?;
         Ok(Json(list.into_iter().map(Into::into).collect()))
     }
 
@@ -147,7 +153,7 @@ impl ReportSchedulesApi {
         auth: ClientAuth,
         body: Json<NewReportSchedule>,
     ) -> Result<ScheduleCreated, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
+        auth.0.check(PAGE_REPORTS)?;
         let kind = kind_of(&body.0.kind)?;
         let allowed = recipients(&state, &auth).await?;
         let mut chosen: Vec<String> = body
@@ -170,17 +176,14 @@ impl ReportSchedulesApi {
             ReportFrequency::Weekly => Frequency::Weekly,
             ReportFrequency::Monthly => Frequency::Monthly,
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let schedule = schedules::create(
-            &mut tx,
-            kind,
-            body.0.format.into(),
-            frequency,
-            &chosen,
-            Some(auth.0.user_id()),
-        )
-        .await?;
-        tx.commit().await?;
+        let format = body.0.format.into();
+        let creator = Some(auth.0.user_id());
+        let schedule = auth
+            .0
+            .tx(&state, PAGE_REPORTS, async |tx| {
+                Ok(schedules::create(tx, kind, format, frequency, &chosen, creator).await?)
+            })
+            .await?;
         Ok(ScheduleCreated::Created(Json(schedule.into())))
     }
 
@@ -195,12 +198,14 @@ impl ReportSchedulesApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        if !schedules::delete(&mut tx, id.0).await? {
-            return Err(ApiError::NotFound("No such schedule".to_owned()));
-        }
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_REPORTS, async |tx| {
+                if !schedules::delete(tx, id.0).await? {
+                    return Err(ApiError::NotFound("No such schedule".to_owned()));
+                }
+                Ok(())
+            })
+            .await?;
         Ok(Deleted::Deleted)
     }
 }

@@ -47,10 +47,12 @@ impl SegmentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SegmentView>>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = segments::list(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::list(tx).await?)
+            })
+            .await?;
         Ok(Json(rows.into_iter().map(SegmentView::from).collect()))
     }
 
@@ -67,11 +69,13 @@ impl SegmentsApi {
         auth: ClientAuth,
         body: Json<SaveSegment>,
     ) -> Result<SegmentCreated, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let id = segments::create(&mut tx, &body.0.name, &body.0.rule).await?;
-        let seg = segments::get(&mut tx, id).await?;
-        tx.commit().await?;
+        let seg = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                let id = segments::create(tx, &body.0.name, &body.0.rule).await?;
+                Ok(segments::get(tx, id).await?)
+            })
+            .await?;
         Ok(SegmentCreated::Created(Json(seg.into())))
     }
 
@@ -87,10 +91,12 @@ impl SegmentsApi {
         auth: ClientAuth,
         body: Json<PreviewRequest>,
     ) -> Result<Json<PreviewCount>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let count = segments::preview_count(&mut tx, &body.0.rule).await?;
-        tx.commit().await?;
+        let count = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::preview_count(tx, &body.0.rule).await?)
+            })
+            .await?;
         Ok(Json(PreviewCount { count }))
     }
 
@@ -106,10 +112,12 @@ impl SegmentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<SegmentView>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let seg = segments::get(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let seg = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::get(tx, id.0).await?)
+            })
+            .await?;
         Ok(Json(seg.into()))
     }
 
@@ -126,11 +134,13 @@ impl SegmentsApi {
         id: Path<i64>,
         body: Json<SaveSegment>,
     ) -> Result<Json<SegmentView>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        segments::update(&mut tx, id.0, &body.0.name, &body.0.rule).await?;
-        let seg = segments::get(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let seg = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                segments::update(tx, id.0, &body.0.name, &body.0.rule).await?;
+                Ok(segments::get(tx, id.0).await?)
+            })
+            .await?;
         Ok(Json(seg.into()))
     }
 
@@ -146,10 +156,11 @@ impl SegmentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Deleted, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        segments::delete(&mut tx, id.0).await?;
-        tx.commit().await?;
+        auth.0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::delete(tx, id.0).await?)
+            })
+            .await?;
         Ok(Deleted::Deleted)
     }
 
@@ -166,6 +177,7 @@ impl SegmentsApi {
         id: Path<i64>,
     ) -> Result<JobAccepted, ApiError> {
         auth.0.require(PAGE_SEGMENTS)?;
+        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         segments::get(&mut tx, id.0).await?;
         let kind = JobKind::UpdateSegment {
@@ -195,12 +207,14 @@ impl SegmentsApi {
         #[oai(name = "pageSize")]
         page_size: Query<Option<i64>>,
     ) -> Result<Json<SegmentMembersPage>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
         let page = page.0.unwrap_or(1).clamp(1, 1_000_000);
         let page_size = page_size.0.unwrap_or(25).clamp(1, 200);
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (rows, total) = segments::members_page(&mut tx, id.0, page, page_size).await?;
-        tx.commit().await?;
+        let (rows, total) = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::members_page(tx, id.0, page, page_size).await?)
+            })
+            .await?;
         Ok(Json(SegmentMembersPage {
             total,
             page,
@@ -231,11 +245,14 @@ impl SegmentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<SegmentCsv, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let seg = segments::get(&mut tx, id.0).await?;
-        let rows = segments::members_all(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let (seg, rows) = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                let seg = segments::get(tx, id.0).await?;
+                let rows = segments::members_all(tx, id.0).await?;
+                Ok((seg, rows))
+            })
+            .await?;
         let mut out = csv::Writer::from_writer(Vec::new());
         out.write_record(["Contact ID", "Email", "First", "Last"])
             .map_err(ApiError::internal)?;
@@ -274,10 +291,12 @@ impl SegmentsApi {
         id: Path<i64>,
         body: Json<SaveAsListRequest>,
     ) -> Result<Json<SavedList>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let list_id = segments::save_as_list(&mut tx, id.0, &body.0.name).await?;
-        tx.commit().await?;
+        let list_id = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::save_as_list(tx, id.0, &body.0.name).await?)
+            })
+            .await?;
         Ok(Json(SavedList { list_id }))
     }
 
@@ -294,10 +313,12 @@ impl SegmentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<SegmentAnalytics>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let f = segments::analytics::figures(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let f = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::analytics::figures(tx, id.0).await?)
+            })
+            .await?;
         Ok(Json(SegmentAnalytics {
             size: f.size,
             revenue_12m: f.revenue_12m,
@@ -337,10 +358,12 @@ impl SegmentsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<SegmentName>>, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = segments::names(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_SEGMENTS, async |tx| {
+                Ok(segments::names(tx).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|(id, label)| SegmentName { id, label })
