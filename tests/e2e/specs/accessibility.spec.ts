@@ -115,6 +115,8 @@ for (const name of SCREENS) {
         await page.getByRole('button', { name: 'Account' }).click();
         await page.getByRole('button', { name: 'Dark theme' }).click();
         await expect(page.getByRole('button', { name: 'Dark theme' })).toBeHidden();
+        // Colours ease into the new theme (Bootstrap's transitions): scan the end state, not a frame halfway.
+        await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
       }
       await expect(page.locator('html')).toHaveAttribute('data-bs-theme', theme);
       findings.push(...(await scan(page, `${path} (${theme})`)));
