@@ -116,7 +116,14 @@ for (const name of SCREENS) {
         await page.getByRole('button', { name: 'Dark theme' }).click();
         await expect(page.getByRole('button', { name: 'Dark theme' })).toBeHidden();
         // Colours ease into the new theme (Bootstrap's transitions): scan the end state, not a frame halfway.
-        await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))));
+        await page.evaluate(() =>
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => a instanceof CSSTransition)
+              .map((a) => a.finished.catch(() => undefined)),
+          ),
+        );
       }
       await expect(page.locator('html')).toHaveAttribute('data-bs-theme', theme);
       findings.push(...(await scan(page, `${path} (${theme})`)));
