@@ -198,7 +198,7 @@ impl ExperimentsApi {
             .enqueue(
                 tx,
                 Some(auth.0.job_owner()),
-                &worker::JobKind::SendMailing { mailing_id },
+                &jobs::JobKind::SendMailing { mailing_id },
             )
             .await?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
@@ -230,7 +230,7 @@ impl ExperimentsApi {
             .enqueue(
                 tx,
                 Some(auth.0.job_owner()),
-                &worker::JobKind::SendMailing { mailing_id },
+                &jobs::JobKind::SendMailing { mailing_id },
             )
             .await?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
