@@ -15,7 +15,7 @@ pub struct Settings {
     pub database_url: String,
     #[arg(long, env = "REDIS_URL", default_value = "redis://127.0.0.1:6379")]
     pub redis_url: String,
-    #[arg(long, env = "JOB_QUEUE", default_value = worker::DEFAULT_QUEUE)]
+    #[arg(long, env = "JOB_QUEUE", default_value = jobs::DEFAULT_QUEUE)]
     pub job_queue: String,
     #[arg(long, env = "HOST", default_value = "127.0.0.1")]
     pub host: String,

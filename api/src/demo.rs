@@ -9,8 +9,8 @@ use giving::seed_gifts;
 pub(crate) use giving::state_and_zip;
 
 use crate::error::ApiError;
+use jobs::{JobKind, JobQueue};
 use tenancy::{Client, ClientShort, Tenancy};
-use worker::{JobKind, JobQueue};
 
 /// Creates the client if it is missing and fills it once; running it again changes nothing.
 pub async fn seed(

@@ -130,10 +130,10 @@ fn database_unreachable(e: &sqlx::Error) -> bool {
     }
 }
 
-impl From<worker::JobError> for ApiError {
-    fn from(e: worker::JobError) -> Self {
+impl From<jobs::JobError> for ApiError {
+    fn from(e: jobs::JobError) -> Self {
         match e {
-            worker::JobError::Queue(_) => {
+            jobs::JobError::Queue(_) => {
                 tracing::error!(error = %Chain(&e), "job queue unavailable");
                 Self::Unavailable("The job queue is unavailable; try again shortly".to_owned())
             }

@@ -217,7 +217,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         } => {
             let tenancy = connect(&settings).await?;
             tenancy.migrate_all().await?;
-            let queue = worker::JobQueue::connect(&settings.redis_url, &settings.job_queue).await?;
+            let queue = jobs::JobQueue::connect(&settings.redis_url, &settings.job_queue).await?;
             let client = api::demo::seed(&tenancy, &queue, &short, &name, contacts, gifts).await?;
             println!(
                 "demo client {} ({}) id={}",

@@ -40,7 +40,7 @@ impl Readiness {
 
     /// `None` when the database could not say.
     async fn live_workers(&self) -> Option<i64> {
-        let count = worker::liveness::live_workers(&self.tenancy, &self.queue);
+        let count = jobs::liveness::live_workers(&self.tenancy, &self.queue);
         tokio::time::timeout(CHECK_TIMEOUT, count).await.ok()?.ok()
     }
 

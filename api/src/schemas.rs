@@ -2,9 +2,9 @@
 //! and an origin code (lists name theirs).
 
 use chrono::{DateTime, Utc};
+use jobs::JobRow;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object};
-use worker::JobRow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[oai(rename_all = "lowercase")]

@@ -13,6 +13,7 @@ use crate::readiness::{readyz, Readiness};
 use crate::signups::SignupWriter;
 use crate::state::{AppState, SharedState};
 use crate::{routes, Settings};
+use jobs::JobQueue;
 use poem::endpoint::StaticFilesEndpoint;
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{NormalizePath, SetHeader, Tracing, TrailingSlash};
@@ -21,14 +22,13 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tenancy::Tenancy;
-use worker::JobQueue;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
     #[error(transparent)]
     Tenancy(#[from] tenancy::TenancyError),
     #[error(transparent)]
-    Queue(#[from] worker::JobError),
+    Queue(#[from] jobs::JobError),
     #[error("redis: {0}")]
     Redis(#[from] redis::RedisError),
     #[error(transparent)]

@@ -1,10 +1,10 @@
 use crate::auth::TokenKeys;
 use crate::public::PublicForms;
 use crate::signups::SignupWriter;
+use jobs::JobQueue;
 use redis::aio::ConnectionManager;
 use std::sync::Arc;
 use tenancy::Tenancy;
-use worker::JobQueue;
 
 /// What every request may use. Handlers reach the database only through `tenancy` (a tenant or public
 /// transaction), never through a bare pool.

@@ -5,13 +5,13 @@
 use crate::error::ApiError;
 use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
+use jobs::import::Format;
+use jobs::JobKind;
 use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
 use std::collections::BTreeMap;
 use tenancy::TenantTx;
 use tokio::io::AsyncReadExt;
-use worker::import::Format;
-use worker::JobKind;
 
 const CHUNK: usize = 1024 * 1024;
 
@@ -68,7 +68,7 @@ pub async fn store(
 pub async fn store_and_enqueue(
     state: &SharedState,
     mut tx: TenantTx,
-    user: worker::JobOwner,
+    user: jobs::JobOwner,
     upload: Upload,
     allow_txt: bool,
     job: impl FnOnce(i64, String) -> JobKind,
@@ -81,7 +81,7 @@ pub async fn store_and_enqueue(
 pub async fn enqueue(
     state: &SharedState,
     tx: TenantTx,
-    user: worker::JobOwner,
+    user: jobs::JobOwner,
     kind: JobKind,
 ) -> Result<JobAccepted, ApiError> {
     let row = state.queue.enqueue(tx, Some(user), &kind).await?;

@@ -14,7 +14,8 @@
 
 use crate::liveness::Liveness;
 use crate::runner::{self, JOB_LOCK};
-use crate::{JobError, JobMessage, Services};
+use crate::Services;
+use jobs::{JobError, JobMessage};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tenancy::{Client, ExclusiveLock, Tenancy};

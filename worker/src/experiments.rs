@@ -2,7 +2,7 @@
 //! wait is over and, for a winner with auto-send, starts the winner send (the mailing's own send job, so it is
 //! resumable and mails nobody twice). See `store::experiments`.
 
-use crate::{JobError, JobKind, JobQueue};
+use jobs::{JobError, JobKind, JobQueue};
 use tenancy::Tenancy;
 
 /// One pass for one client; answers how many experiments it judged.

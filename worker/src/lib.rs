@@ -1,34 +1,24 @@
-//! Background jobs: what a job is, how the api enqueues one, and the worker pool that runs them.
-//!
-//! A job is a row in the client's `jobs` table (what the UI polls) plus a [`JobMessage`] on the Redis queue that
-//! names the client and the row. Delivery is at least once, so every [`JobKind`] is idempotent and the runner
-//! ignores a message whose row is already done.
+//! The worker pool that runs background jobs. What a job is, its queue and its row are the `jobs` crate's; this
+//! crate runs each kind (`dispatch.rs`), claims and reconciles rows, and keeps its process's liveness.
 
 pub mod claim;
-mod error;
+mod dispatch;
 mod experiments;
 pub mod import;
-mod kinds;
 pub mod liveness;
 pub mod metrics;
 mod pool;
-mod queue;
 pub mod reconcile;
 mod reports;
-mod row;
 mod runner;
 mod schedule;
 mod segments;
 mod send;
 pub mod spares;
 
-pub use error::JobError;
 pub use experiments::experiments_due;
-pub use kinds::JobKind;
 pub use liveness::Liveness;
 pub use pool::{run_pool, PoolConfig, STALL_AFTER};
-pub use queue::{JobMessage, JobQueue, DEFAULT_QUEUE};
-pub use row::{JobOwner, JobResult, JobRow};
 pub use schedule::segments_due;
 
 /// What jobs need besides the database: outgoing mail and its signed links.

@@ -2,23 +2,21 @@
 //!
 //! Each process keeps a row in `public.workers`: its queue, its last beat (written every second by the claim
 //! loop, see `claim.rs`), the last time its queue poll ran (apalis's heartbeat event, every 250 ms while the poll
-//! loop turns) and the jobs it runs. A worker is live while it beat in the last [`LIVE_WITHIN`]: the api reads
-//! that for `/readyz` and for a job's "waiting for a worker", the System page lists the rows.
+//! loop turns) and the jobs it runs. A worker is live while it beat in the last [`jobs::liveness::LIVE_WITHIN`]: the
+//! api reads that (`jobs::liveness`) for `/readyz` and for a job's "waiting for a worker", the System page lists the
+//! rows.
 //!
 //! The watchdog (`pool.rs`) restarts the apalis workers when their poll has not run for a while although a slot
 //! is free; apalis awaits each Redis call of its poll (register, heartbeat, fetch) with no timeout of its own,
 //! so one reply that never comes stops a worker's poll for good while the process lives on.
 
-use crate::{JobError, JobMessage};
+use jobs::{JobError, JobMessage};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenancy::Tenancy;
-
-/// A worker that beat within this long is live.
-pub const LIVE_WITHIN: Duration = Duration::from_secs(15);
 
 /// What one process knows about itself; shared by its pool, claim loop and `/readyz`.
 #[derive(Debug)]
@@ -156,20 +154,6 @@ fn hostname() -> String {
         .unwrap_or_default()
 }
 
-/// How many workers on `queue` beat within [`LIVE_WITHIN`].
-pub async fn live_workers(tenancy: &Tenancy, queue: &str) -> Result<i64, JobError> {
-    let mut tx = tenancy.public().await?;
-    let live = sqlx::query_scalar(
-        "select count(*) from workers where queue = $1 and beat > now() - make_interval(secs => $2)",
-    )
-    .bind(queue)
-    .bind(LIVE_WITHIN.as_secs_f64())
-    .fetch_one(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(live)
-}
-
 /// Seconds the oldest queued job of each enabled client has waited (0 when none waits), by client id.
 pub async fn oldest_queued(tenancy: &Tenancy) -> Result<Vec<(String, f64)>, JobError> {
     let mut ages = Vec::new();
@@ -190,41 +174,4 @@ pub async fn oldest_queued(tenancy: &Tenancy) -> Result<Vec<(String, f64)>, JobE
         ages.push((client.id.to_string(), age));
     }
     Ok(ages)
-}
-
-/// A worker process as its row in `public.workers` says.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct WorkerRow {
-    pub name: String,
-    pub host: String,
-    pub started: chrono::DateTime<chrono::Utc>,
-    pub beat: chrono::DateTime<chrono::Utc>,
-    pub polled: chrono::DateTime<chrono::Utc>,
-    /// Beat within [`LIVE_WITHIN`].
-    pub live: bool,
-    /// `[{"clientId": …, "jobId": …}]`.
-    pub running: sqlx::types::Json<Vec<RunningEntry>>,
-}
-
-/// One job a worker runs.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunningEntry {
-    pub client_id: i64,
-    pub job_id: i64,
-}
-
-/// The workers on `queue`, live ones first, then by last beat.
-pub async fn workers(tenancy: &Tenancy, queue: &str) -> Result<Vec<WorkerRow>, JobError> {
-    let mut tx = tenancy.public().await?;
-    let rows = sqlx::query_as(
-        "select name, host, started, beat, polled, beat > now() - make_interval(secs => $2) as live, running
-         from workers where queue = $1 order by live desc, beat desc, name limit 100",
-    )
-    .bind(queue)
-    .bind(LIVE_WITHIN.as_secs_f64())
-    .fetch_all(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(rows)
 }

@@ -1,9 +1,10 @@
 //! The worker process: migrates, then runs the job pool until SIGINT/SIGTERM.
 
 use clap::Parser;
+use jobs::{JobQueue, DEFAULT_QUEUE};
 use std::time::Duration;
 use tenancy::Tenancy;
-use worker::{run_pool, JobQueue, PoolConfig, DEFAULT_QUEUE};
+use worker::{run_pool, PoolConfig};
 
 /// No `Debug`: the connection URLs may hold passwords.
 #[derive(Parser)]

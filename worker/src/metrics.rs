@@ -1,6 +1,7 @@
 //! The worker's `/metrics` and `/readyz` listener (the names and the recorder are `telemetry::metrics`).
 
-use crate::{JobQueue, Liveness};
+use crate::Liveness;
+use jobs::JobQueue;
 use std::sync::Arc;
 use std::time::Duration;
 use telemetry::metrics::{handle, render, OLDEST_QUEUED, QUEUE_DEPTH, WORKERS_LIVE};
@@ -85,7 +86,7 @@ async fn scrape(sources: &Sources) {
     if let Ok(depth) = sources.queue.depth().await {
         metrics::gauge!(QUEUE_DEPTH).set(depth as f64);
     }
-    if let Ok(live) = crate::liveness::live_workers(&sources.tenancy, sources.queue.name()).await {
+    if let Ok(live) = jobs::liveness::live_workers(&sources.tenancy, sources.queue.name()).await {
         metrics::gauge!(WORKERS_LIVE).set(live as f64);
     }
     match crate::liveness::oldest_queued(&sources.tenancy).await {

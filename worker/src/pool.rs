@@ -1,7 +1,8 @@
 use crate::liveness::Liveness;
-use crate::{claim, runner, schedule, JobError, JobMessage, JobQueue, Services, MAX_ATTEMPTS};
+use crate::{claim, runner, schedule, Services, MAX_ATTEMPTS};
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::{BackendExt, Data, Event, Monitor, WorkerBuilder, WorkerBuilderExt};
+use jobs::{JobError, JobMessage, JobQueue};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;

@@ -8,7 +8,7 @@
 //! message that turns out to be a duplicate (two workers reconciling together) costs one skipped delivery.
 
 use crate::runner::JOB_LOCK;
-use crate::{JobError, JobMessage, JobQueue};
+use jobs::{JobError, JobMessage, JobQueue};
 use std::time::Duration;
 use tenancy::Tenancy;
 

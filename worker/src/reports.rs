@@ -1,24 +1,15 @@
 //! Report jobs: "Build Report" writes a large report's file for download; "Send Report" mails one run of a
 //! scheduled report, the file attached, to each recipient who does not have it yet.
 
-use crate::{JobContext, JobError, JobResult};
+use crate::JobContext;
 use chrono::NaiveDate;
+use jobs::{JobError, JobResult};
 use lettre::message::{header::ContentType, Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 use mail::{MailError, Mailer};
 use serde_json::json;
 use store::reports::files::{self, Format};
-use store::reports::{self, schedules, ReportError, ReportKind};
-
-impl From<ReportError> for JobError {
-    fn from(e: ReportError) -> Self {
-        match e {
-            ReportError::Sql(e) => JobError::Database(e),
-            ReportError::Invalid(m) => JobError::Invalid(m),
-            ReportError::File(m) => JobError::File(m.into()),
-        }
-    }
-}
+use store::reports::{self, schedules, ReportKind};
 
 /// Builds the report over `from`–`to` and keeps its file; the result links to the reports page, which offers it.
 /// The rows go to a temporary file as they are read, and the file into the database a chunk at a time.
@@ -172,7 +163,7 @@ fn message(
 
 #[cfg(test)]
 mod tests {
-    use crate::JobKind;
+    use jobs::JobKind;
     use store::reports::files::Format;
     use store::reports::ReportKind;
 

@@ -1,4 +1,5 @@
-use crate::{JobContext, JobError, JobKind, JobMessage, JobResult, Services, MAX_ATTEMPTS};
+use crate::{JobContext, Services, MAX_ATTEMPTS};
+use jobs::{JobError, JobKind, JobMessage, JobResult};
 use sqlx::types::Json;
 use tenancy::{Client, ExclusiveLock, Tenancy};
 
@@ -74,7 +75,7 @@ pub(crate) async fn execute_locked(
                 job_id: message.job_id,
                 services,
             };
-            kind.run(&ctx).await
+            crate::dispatch::run(&kind, &ctx).await
         }
         Err(e) => Err(e),
     };

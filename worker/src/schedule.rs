@@ -2,7 +2,7 @@
 //! process looks for confirmed mailings whose send time has come, claims them (the `send_attempt` stamp is the
 //! claim: one statement, so two workers never both take one) and queues a "Send Mailing" job for each.
 
-use crate::{JobKind, JobQueue};
+use jobs::{JobKind, JobQueue};
 use std::time::Duration;
 use tenancy::Tenancy;
 
@@ -73,7 +73,7 @@ async fn notification(
 
 /// One pass over every client; returns how many mailings it started. One client's trouble (say, a schema
 /// still being created) does not hold up the others.
-pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, crate::JobError> {
+pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, jobs::JobError> {
     let mut started = 0;
     for client in tenancy
         .list_clients()
@@ -101,7 +101,7 @@ async fn start_due(
     tenancy: &Tenancy,
     queue: &JobQueue,
     client: &tenancy::Client,
-) -> Result<usize, crate::JobError> {
+) -> Result<usize, jobs::JobError> {
     let mut tx = tenancy.begin(client).await?;
     let due: Vec<i64> = sqlx::query_scalar(
         "update mailings set send_attempt = now(), delivery = 'sending'
@@ -133,7 +133,7 @@ pub async fn segments_due(
     tenancy: &Tenancy,
     queue: &JobQueue,
     client: &tenancy::Client,
-) -> Result<bool, crate::JobError> {
+) -> Result<bool, jobs::JobError> {
     let mut tx = tenancy.begin(client).await?;
     let due: bool = sqlx::query_scalar(
         "select exists (
@@ -167,7 +167,7 @@ async fn start_due_reports(
     tenancy: &Tenancy,
     queue: &JobQueue,
     client: &tenancy::Client,
-) -> Result<usize, crate::JobError> {
+) -> Result<usize, jobs::JobError> {
     let mut tx = tenancy.begin(client).await?;
     let due = store::reports::schedules::claim_due(&mut tx).await?;
     if due.is_empty() {

@@ -3,7 +3,8 @@
 //! transaction (store::segments::compute), so a reader never sees half a segment. Running it twice gives the
 //! same membership.
 
-use crate::{JobContext, JobError, JobResult};
+use crate::JobContext;
+use jobs::{JobError, JobResult};
 use serde_json::json;
 use store::segments::{self, SegmentError};
 

@@ -10,8 +10,9 @@
 mod common;
 
 use common::hostile::{self, Giant, Packing::Stored};
+use jobs::import::Format;
 use std::io::{BufWriter, Write};
-use worker::import::table::{self, Format};
+use worker::import::table;
 
 /// How much one read may raise the peak: a cell and a row at their limits and the buffers…
 const MAX_GROWTH_MB: u64 = 16;

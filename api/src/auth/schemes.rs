@@ -51,8 +51,8 @@ impl ClientSession {
     }
 
     /// The user as a job's owner (`jobs.user_id` and `jobs.user_kind`).
-    pub fn job_owner(&self) -> worker::JobOwner {
-        worker::JobOwner {
+    pub fn job_owner(&self) -> jobs::JobOwner {
+        jobs::JobOwner {
             id: self.claims.user.id,
             kind: self.claims.user.kind,
         }

@@ -8,6 +8,8 @@ use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use chrono::NaiveDate;
+use jobs::import::external_mailings::ExternalMailingsPlan;
+use jobs::JobKind;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::{Json, PlainText};
@@ -17,8 +19,6 @@ use std::collections::BTreeMap;
 use store::cells::neutralise_formula as neutralise;
 use store::external_mailings::import::{MailingField, Source};
 use store::external_mailings::{self, ExternalMailing};
-use worker::import::external_mailings::ExternalMailingsPlan;
-use worker::JobKind;
 
 pub struct ExternalMailingsApi;
 

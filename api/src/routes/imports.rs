@@ -6,14 +6,14 @@ use crate::auth::{ClientAuth, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
+use jobs::import::{Columns, Field, ImportPlan};
+use jobs::JobKind;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{Multipart, Object, OpenApi};
 use tenancy::TenantTx;
-use worker::import::{Columns, Field, ImportPlan};
-use worker::JobKind;
 
 pub struct ImportsApi;
 

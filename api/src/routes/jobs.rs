@@ -2,11 +2,11 @@ use super::ApiTags;
 use crate::auth::{ClientAuth, ClientSession, Needs};
 use crate::error::ApiError;
 use crate::state::SharedState;
+use jobs::{JobKind, JobOwner, JobRow};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::OpenApi;
-use worker::{JobKind, JobOwner, JobRow};
 
 pub use crate::schemas::{Job, JobAccepted, JobResult, JobStatus, JobUser};
 
@@ -88,5 +88,5 @@ impl JobsApi {
 
 /// Workers on the api's queue that beat in the last 15 s.
 async fn live_workers(state: &SharedState) -> Result<i64, ApiError> {
-    Ok(worker::liveness::live_workers(&state.tenancy, state.queue.name()).await?)
+    Ok(jobs::liveness::live_workers(&state.tenancy, state.queue.name()).await?)
 }

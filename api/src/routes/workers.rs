@@ -44,7 +44,7 @@ impl WorkersApi {
     ) -> Result<Json<Vec<WorkerStatus>>, ApiError> {
         auth.0.require(EDIT_ROLE)?;
         let client_id = auth.0.client.id;
-        let rows = worker::liveness::workers(&state.tenancy, state.queue.name()).await?;
+        let rows = jobs::liveness::workers(&state.tenancy, state.queue.name()).await?;
         Ok(Json(
             rows.into_iter()
                 .map(|row| WorkerStatus {

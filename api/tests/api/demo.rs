@@ -8,7 +8,7 @@ use std::collections::HashSet;
 #[tokio::test]
 async fn the_demo_client_has_one_finished_experiment_with_its_winner_send() {
     let app = spawn_app().await;
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     let short = unique("demo");

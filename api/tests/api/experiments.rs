@@ -112,7 +112,7 @@ fn recipients(inbox: &Inbox) -> Vec<(String, String)> {
 }
 
 async fn pass(app: &TestApp, client: &tenancy::Client) {
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     worker::experiments_due(&app.tenancy, &queue, client)

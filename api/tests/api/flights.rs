@@ -78,7 +78,7 @@ async fn mailing(
 }
 
 async fn send(app: &TestApp, client: &tenancy::Client, session: &Session, id: i64) {
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     let mut tx = app.tenancy.begin(client).await.unwrap();
@@ -88,7 +88,7 @@ async fn send(app: &TestApp, client: &tenancy::Client, session: &Session, id: i6
         .await
         .unwrap();
     queue
-        .enqueue(tx, None, &worker::JobKind::SendMailing { mailing_id: id })
+        .enqueue(tx, None, &jobs::JobKind::SendMailing { mailing_id: id })
         .await
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);

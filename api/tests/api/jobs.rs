@@ -105,7 +105,7 @@ async fn a_job_queued_while_no_worker_runs_finishes_once_one_starts_again() {
         .unwrap();
     let id = queued["id"].as_i64().unwrap();
     // No worker took it: its message waits in the queue (nothing to wait for, since no worker runs).
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     assert_eq!(queue.depth().await.unwrap(), 1);
@@ -153,11 +153,11 @@ async fn a_redelivered_message_for_a_finished_job_changes_nothing() {
     let first = app.wait_for_job(&session, id).await;
 
     // Deliver the same message again, as at-least-once delivery may.
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     queue
-        .redeliver(worker::JobMessage {
+        .redeliver(jobs::JobMessage {
             client_id: client.id,
             job_id: id,
         })
@@ -229,7 +229,7 @@ async fn a_job_that_fails_for_a_passing_reason_is_retried_with_backoff_and_then_
     let mut first_failure = None;
     for _ in 0..100 {
         let mut tx = app.tenancy.begin(&client).await.unwrap();
-        let row = worker::JobRow::find(&mut tx, id).await.unwrap().unwrap();
+        let row = jobs::JobRow::find(&mut tx, id).await.unwrap().unwrap();
         if row.attempts >= 1 && row.error.is_some() {
             first_failure = Some(row);
             break;
@@ -252,7 +252,7 @@ async fn a_job_that_fails_for_a_passing_reason_is_retried_with_backoff_and_then_
     assert_eq!(done["error"], Value::Null);
     let mut tx = app.tenancy.begin(&client).await.unwrap();
     assert!(
-        worker::JobRow::find(&mut tx, id)
+        jobs::JobRow::find(&mut tx, id)
             .await
             .unwrap()
             .unwrap()

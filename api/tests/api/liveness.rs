@@ -1,13 +1,14 @@
 //! A job never waits for a worker that stopped listening (issue 28): the database path runs a job whose queue
 //! message is gone, a worker whose queue poll stalls is noticed and ends, and the api says when no worker is live.
 use crate::helpers::*;
+use jobs::{JobError, JobQueue};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use worker::{run_pool, JobError, JobQueue};
+use worker::run_pool;
 
 /// Starts a recount job through the api and returns its id.
 async fn recount(app: &TestApp, session: &Session) -> i64 {

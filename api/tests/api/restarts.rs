@@ -1,10 +1,10 @@
 //! Restarts and faults (issue 18): a job whose queue message Redis lost is queued again by the worker, and a job
 //! is never run twice.
 use crate::helpers::*;
+use jobs::{JobMessage, JobQueue};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::time::Duration;
-use worker::{JobMessage, JobQueue};
 
 async fn seed(app: &TestApp, client: &tenancy::Client) {
     let mut tx = app.tenancy.begin(client).await.unwrap();

@@ -3,25 +3,13 @@
 //! (platform, name, send date), so a retried or repeated import replaces the same sends and never double counts.
 
 use super::download;
-use super::table::{self, Format};
-use crate::{JobError, JobResult};
-use serde::{Deserialize, Serialize};
+use super::table;
+use jobs::import::external_mailings::ExternalMailingsPlan;
+use jobs::import::Format;
+use jobs::{JobError, JobResult};
 use serde_json::json;
 use sqlx::PgConnection;
-use std::collections::BTreeMap;
-use store::external_mailings::import::{parse_row, resolve, ExternalSend, MailingField, Source};
-
-/// Everything an external mailings import needs, stored as the job's payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExternalMailingsPlan {
-    pub upload_id: i64,
-    pub filename: String,
-    /// The platform of rows without a platform column or cell.
-    pub source: Source,
-    /// File column header → field; empty: columns are found by header name.
-    #[serde(default)]
-    pub mapping: BTreeMap<String, MailingField>,
-}
+use store::external_mailings::import::{parse_row, resolve, ExternalSend};
 
 /// More sends than a programme makes in decades.
 const MAX_ROWS: usize = 200_000;

@@ -3,24 +3,13 @@
 //! a retried or repeated import replaces the same days and never double counts.
 
 use super::download;
-use super::table::{self, Format};
-use crate::{JobError, JobResult};
-use serde::{Deserialize, Serialize};
+use super::table;
+use jobs::import::media::MediaPlan;
+use jobs::import::Format;
+use jobs::{JobError, JobResult};
 use serde_json::json;
 use sqlx::PgConnection;
-use std::collections::BTreeMap;
-use store::media::import::{parse_row, resolve, AdDay, AdField, AdPlatform, Skip};
-
-/// Everything a media import needs, stored as the job's payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MediaPlan {
-    pub upload_id: i64,
-    pub filename: String,
-    pub platform: AdPlatform,
-    /// For `Other`: file column header → field.
-    #[serde(default)]
-    pub mapping: BTreeMap<String, AdField>,
-}
+use store::media::import::{parse_row, resolve, AdDay, Skip};
 
 /// A header is looked for in the first rows: Google's export opens with a title and a date-range line.
 const HEADER_SEARCH_ROWS: usize = 10;

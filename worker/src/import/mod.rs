@@ -11,39 +11,21 @@ mod merge;
 mod parse;
 pub mod table;
 
-pub use columns::{Columns, Field};
-pub use table::{set_file_limits, FileLimits, Format};
+pub use table::{set_file_limits, FileLimits};
 
 use columns::*;
 use merge::*;
 use parse::*;
 
-use crate::{JobError, JobResult};
 use chrono::{NaiveDate, NaiveDateTime, Utc};
 use domain::Email;
 use futures::TryStreamExt;
-use serde::{Deserialize, Serialize};
+use jobs::import::{Columns, Field, Format, ImportPlan};
+use jobs::{JobError, JobResult};
 use serde_json::json;
 use sqlx::PgConnection;
 use std::collections::BTreeMap;
 use std::io::Write;
-
-/// Everything an import job needs, stored as the job's payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ImportPlan {
-    pub upload_id: i64,
-    pub filename: String,
-    pub columns: Columns,
-    /// The name of the new list the contacts join (list uploads). The job creates it in its transaction, so a
-    /// failed upload leaves no empty list behind.
-    pub list_name: Option<String>,
-    /// The origin code new contacts get (list uploads); overrides a mapped origin code column.
-    pub origin_code_id: Option<i64>,
-    pub create_new_contacts: bool,
-    pub overwrite_origin_code: bool,
-    /// NGP "Actives": only rows created within this many days.
-    pub days: Option<i64>,
-}
 
 fn truncate(s: &str, max: usize) -> String {
     s.chars().take(max).collect()

@@ -8,9 +8,10 @@ mod journal;
 mod outbox;
 mod sent_log;
 
-use crate::{JobContext, JobError, JobResult};
+use crate::JobContext;
 use batch::*;
 use domain::DeliveryStatus;
+use jobs::{JobError, JobResult};
 use journal::Journal;
 use mail::links::LinkSigner;
 use mail::render::{render, Letter};

@@ -1,12 +1,12 @@
 //! The worker process killed (SIGKILL) in the middle of a send, and another started: every recipient receives
 //! exactly one message at the SMTP sink. The real binary, a real sink, Postgres and Redis.
 
+use jobs::{JobKind, JobQueue};
 use mail::sink::{serve, Delivered};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenancy::{ClientShort, Tenancy};
-use worker::{JobKind, JobQueue};
 
 use crate::common::{env, unique, Setup};
 

@@ -3,12 +3,12 @@
 //! receives a second message. The real binary, a real SMTP sink, Postgres and Redis; the experiment is judged
 //! by the worker's own experiments pass.
 
+use jobs::{JobKind, JobQueue};
 use mail::sink::{serve, Delivered};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenancy::{ClientShort, Tenancy};
-use worker::{JobKind, JobQueue};
 
 use crate::common::{env, unique, Setup};
 

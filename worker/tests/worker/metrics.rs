@@ -2,6 +2,7 @@
 //! recount, and its Prometheus text counts both jobs by kind and outcome, the messages the SMTP server accepted
 //! and the queue's depth. Real Postgres, Redis and SMTP sink.
 
+use jobs::{JobKind, JobQueue};
 use mail::sink::{serve, Delivered};
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,7 +10,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tenancy::{ClientShort, Tenancy};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use worker::{JobKind, JobQueue};
 
 use crate::common::{env, unique};
 

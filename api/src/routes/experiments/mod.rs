@@ -210,7 +210,7 @@ impl ExperimentsApi {
             .enqueue(
                 tx,
                 Some(auth.0.job_owner()),
-                &worker::JobKind::SendMailing { mailing_id },
+                &jobs::JobKind::SendMailing { mailing_id },
             )
             .await?;
         let answer = auth
@@ -244,7 +244,7 @@ impl ExperimentsApi {
             .enqueue(
                 tx,
                 Some(auth.0.job_owner()),
-                &worker::JobKind::SendMailing { mailing_id },
+                &jobs::JobKind::SendMailing { mailing_id },
             )
             .await?;
         let answer = auth

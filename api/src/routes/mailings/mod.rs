@@ -230,7 +230,7 @@ impl MailingsApi {
             .enqueue(
                 tx,
                 Some(auth.0.job_owner()),
-                &worker::JobKind::SendMailing { mailing_id: id.0 },
+                &jobs::JobKind::SendMailing { mailing_id: id.0 },
             )
             .await?;
         let mut tx = state.tenancy.begin(&auth.0.client).await?;

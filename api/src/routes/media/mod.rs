@@ -12,6 +12,8 @@ use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use chrono::NaiveDate;
+use jobs::import::media::MediaPlan;
+use jobs::JobKind;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -20,8 +22,6 @@ use std::collections::BTreeMap;
 use store::media::import::{AdField, AdPlatform};
 use store::media::{self, CodesError, Level};
 use tenancy::TenantTx;
-use worker::import::media::MediaPlan;
-use worker::JobKind;
 
 pub use crate::auth::PAGE_MEDIA;
 /// The longest range the page may ask for.

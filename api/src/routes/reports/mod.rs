@@ -12,13 +12,13 @@ use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
 use chrono::NaiveDate;
+use jobs::JobKind;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Binary, Json};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use store::reports::files::{self, Format};
 use store::reports::{self, ReportError, ReportKind};
-use worker::JobKind;
 
 pub use crate::auth::PAGE_REPORTS;
 

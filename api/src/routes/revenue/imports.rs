@@ -6,6 +6,8 @@ use crate::error::ApiError;
 use crate::routes::ApiTags;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
+use jobs::import::contributions::{ContributionPlan, GiftField, Platform};
+use jobs::JobKind;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::Path;
@@ -13,8 +15,6 @@ use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 use std::collections::BTreeMap;
-use worker::import::contributions::{ContributionPlan, GiftField, Platform};
-use worker::JobKind;
 
 use crate::auth::PAGE_CONTRIBUTIONS;
 

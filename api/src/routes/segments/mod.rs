@@ -9,12 +9,12 @@ use crate::error::ApiError;
 use crate::schemas::{Job, JobAccepted};
 use crate::state::SharedState;
 use dto::*;
+use jobs::JobKind;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{Object, OpenApi};
 use store::segments::{self, SegmentError};
-use worker::JobKind;
 
 pub use crate::auth::PAGE_SEGMENTS;
 

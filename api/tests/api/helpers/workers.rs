@@ -1,9 +1,10 @@
 //! Worker pools on a test app's queue.
 
 use super::{redis_url, TestApp};
+use jobs::JobQueue;
 use std::time::Duration;
 use tokio::sync::oneshot;
-use worker::{run_pool, JobQueue, PoolConfig};
+use worker::{run_pool, PoolConfig};
 
 /// A worker pool on this app's queue; dropping the handle (or `stop`) shuts it down.
 pub struct WorkerHandle {

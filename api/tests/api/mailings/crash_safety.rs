@@ -39,13 +39,13 @@ async fn messages_a_killed_send_handed_to_the_server_are_not_sent_again() {
     std::fs::write(&journal, entries).unwrap();
 
     let _worker = app.start_worker().await;
-    worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap()
         .enqueue(
             app.tenancy.begin(&client).await.unwrap(),
             None,
-            &worker::JobKind::SendMailing { mailing_id: id },
+            &jobs::JobKind::SendMailing { mailing_id: id },
         )
         .await
         .unwrap();

@@ -196,7 +196,7 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
         .unwrap()["id"]
         .as_i64()
         .unwrap();
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     let mut tx = app.tenancy.begin(&client).await.unwrap();
@@ -207,7 +207,7 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
         .unwrap();
     tx.commit().await.unwrap();
     queue
-        .redeliver(worker::JobMessage {
+        .redeliver(jobs::JobMessage {
             client_id: client.id,
             job_id,
         })

@@ -82,7 +82,7 @@ async fn confirmed_mailing(app: &TestApp, session: &Session, emails: &[String]) 
 
 /// Starts the send at once, as the scheduler does when the send time comes (claim, then queue the job).
 async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     let mut tx = app.tenancy.begin(client).await.unwrap();
@@ -92,7 +92,7 @@ async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
         .await
         .unwrap();
     queue
-        .enqueue(tx, None, &worker::JobKind::SendMailing { mailing_id })
+        .enqueue(tx, None, &jobs::JobKind::SendMailing { mailing_id })
         .await
         .unwrap();
 }

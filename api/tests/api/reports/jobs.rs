@@ -94,14 +94,14 @@ async fn a_scheduled_report_arrives_by_mail_with_its_file_attached() {
         .await
         .unwrap()
         .is_empty());
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = ::jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     let first = queue
         .enqueue(
             tx,
             None,
-            &worker::JobKind::SendReport {
+            &::jobs::JobKind::SendReport {
                 schedule_id: due[0].schedule_id,
                 from: "2026-02-01".parse().unwrap(),
                 to: "2026-02-28".parse().unwrap(),
@@ -144,7 +144,7 @@ async fn a_scheduled_report_arrives_by_mail_with_its_file_attached() {
         .enqueue(
             tx,
             None,
-            &worker::JobKind::SendReport {
+            &::jobs::JobKind::SendReport {
                 schedule_id: due[0].schedule_id,
                 from: "2026-02-01".parse().unwrap(),
                 to: "2026-02-28".parse().unwrap(),

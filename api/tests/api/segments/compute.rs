@@ -197,7 +197,7 @@ async fn the_scheduler_queues_one_recompute_of_every_segment_when_they_are_due()
     let app = spawn_app().await;
     let client = app.create_client().await;
     fixture(&app, &client).await;
-    let queue = worker::JobQueue::connect(&redis_url(), &app.queue_name)
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
     // New standard segments were never computed: due. A second look while that job waits queues nothing.

@@ -1,8 +1,10 @@
 //! The set-based merge of the staged lines into contributions, contacts and source codes, in the job's
 //! transaction (the attribution rules other writers of contributions share are `store::revenue::attribute`).
 
-use super::{Platform, Settings};
-use crate::JobError;
+use super::fields::stored;
+use super::Settings;
+use jobs::import::contributions::Platform;
+use jobs::JobError;
 use sqlx::PgConnection;
 
 #[derive(Debug, Default)]
@@ -120,7 +122,7 @@ pub(super) async fn merge(
          )
          select attribution, count(*) from new_lines group by 1",
     )
-    .bind(platform.stored())
+    .bind(stored(platform))
     .bind(&settings.time_zone)
     .bind(settings.window_days)
     .fetch_all(&mut *conn)
@@ -144,7 +146,7 @@ pub(super) async fn merge(
          where k.platform = $1 and k.line_item_id = l.line_item_id
            and l.refund_id is not null and k.refund_id is null",
     )
-    .bind(platform.stored())
+    .bind(stored(platform))
     .bind(&settings.time_zone)
     .execute(&mut *conn)
     .await?

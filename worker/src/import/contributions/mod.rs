@@ -9,33 +9,21 @@ mod merge;
 mod staging;
 mod values;
 
-use super::table::{self, Format};
+use super::table;
 use super::{download, truncate};
-use crate::{JobError, JobResult};
 use domain::Email;
 use domain::{CodePattern, ParsedCode};
-use serde::{Deserialize, Serialize};
+use jobs::import::contributions::{ContributionPlan, GiftField, Platform};
+use jobs::import::Format;
+use jobs::{JobError, JobResult};
 use serde_json::json;
 use sqlx::PgConnection;
 use std::collections::{BTreeMap, HashMap};
-
-pub use fields::{GiftField, Platform};
 
 use fields::*;
 use merge::{merge, Merged};
 use staging::*;
 use values::*;
-
-/// Everything a contributions import needs, stored as the job's payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ContributionPlan {
-    pub upload_id: i64,
-    pub filename: String,
-    pub platform: Platform,
-    /// For `Mapped`: file column header → field.
-    #[serde(default)]
-    pub mapping: BTreeMap<String, GiftField>,
-}
 
 /// The client's revenue settings the import needs.
 struct Settings {

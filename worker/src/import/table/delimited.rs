@@ -3,7 +3,7 @@
 //! hold a whole oversized cell in memory before handing it over).
 
 use super::{io, read_up_to, FileLimits};
-use crate::JobError;
+use jobs::JobError;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;

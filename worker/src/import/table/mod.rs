@@ -9,8 +9,9 @@ pub mod xlsx;
 
 pub use nul::{has_nul, NulRows};
 
-use crate::JobError;
 use calamine::Data;
+use jobs::import::Format;
+use jobs::JobError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -48,25 +49,6 @@ pub fn set_file_limits(limits: FileLimits) {
 
 fn limits() -> FileLimits {
     LIMITS.get().copied().unwrap_or_default()
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Delimited,
-    Excel,
-}
-
-impl Format {
-    /// From the file name the user uploaded; anything else is refused before it is stored.
-    pub fn from_filename(name: &str, allow_txt: bool) -> Option<Self> {
-        let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
-        match ext.as_str() {
-            "csv" => Some(Self::Delimited),
-            "txt" if allow_txt => Some(Self::Delimited),
-            "xls" | "xlsx" => Some(Self::Excel),
-            _ => None,
-        }
-    }
 }
 
 /// The rows of a file, header first, cells trimmed.

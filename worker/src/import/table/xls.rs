@@ -2,8 +2,8 @@
 //! each cell and row is checked against the same limits as the streamed formats.
 
 use super::{bad, cell_text, column_letters, io, FileLimits};
-use crate::JobError;
 use calamine::{open_workbook_auto_from_rs, Reader};
+use jobs::JobError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 

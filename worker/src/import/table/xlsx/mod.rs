@@ -10,7 +10,7 @@ pub mod xml;
 pub use sheet::SheetRows;
 
 use super::{bad, io, limits};
-use crate::JobError;
+use jobs::JobError;
 pub(super) use malformed as xml_error;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};

@@ -6,8 +6,8 @@ use super::styles::NumberKind;
 use super::xml::{attr, Tok, XmlError, XmlReader};
 use super::{xml_error, Part};
 use crate::import::table::{bad, cell_text, column_letters, FileLimits};
-use crate::JobError;
 use calamine::{Data, ExcelDateTime, ExcelDateTimeType};
+use jobs::JobError;
 
 /// Excel's own bounds: 1,048,576 rows and 16,384 columns (A to XFD).
 const MAX_ROW: u32 = 1_048_576;

@@ -1,11 +1,10 @@
-use crate::import::contributions::{self, ContributionPlan};
-use crate::import::external_mailings::{self, ExternalMailingsPlan};
-use crate::import::media::{self, MediaPlan};
-use crate::import::{self, ImportPlan};
-use crate::{JobContext, JobError, JobResult};
+use crate::import::contributions::ContributionPlan;
+use crate::import::external_mailings::ExternalMailingsPlan;
+use crate::import::media::MediaPlan;
+use crate::import::ImportPlan;
+use crate::JobError;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sqlx::PgConnection;
 
 /// Every kind of background job, with its payload. A job row stores it as `command` (the variant's kebab-case
 /// name) and `payload` (its fields), the serde adjacently-tagged form, so the mapping is written once, here.
@@ -36,7 +35,7 @@ pub enum JobKind {
     MediaImport(MediaPlan),
     /// Another e-mail platform's or lemlist's report of sends made there.
     ExternalMailingsImport(ExternalMailingsPlan),
-    /// A large report's file, built for download (see `crate::reports`).
+    /// A large report's file, built for download (see `worker/src/reports.rs`).
     BuildReport {
         kind: store::reports::ReportKind,
         from: chrono::NaiveDate,
@@ -89,70 +88,6 @@ impl JobKind {
             json!({ "command": command, "payload": payload }),
         )?)
     }
-
-    /// Runs the job for its client. Must be idempotent: delivery is at least once. Database jobs run in one
-    /// transaction; a send commits recipient by recipient so it can resume.
-    pub async fn run(&self, ctx: &JobContext<'_>) -> Result<JobResult, JobError> {
-        let plan = match self {
-            Self::SendMailing { mailing_id } => return crate::send::run(ctx, *mailing_id).await,
-            Self::UpdateSegment { segment_id } => {
-                return crate::segments::run(ctx, *segment_id).await
-            }
-            Self::BuildReport {
-                kind,
-                from,
-                to,
-                format,
-            } => return crate::reports::build(ctx, *kind, *from, *to, *format).await,
-            Self::SendReport {
-                schedule_id,
-                from,
-                to,
-            } => return crate::reports::send(ctx, *schedule_id, *from, *to).await,
-            Self::ContributionImport(plan) => {
-                let mut tx = ctx.tenancy.begin(ctx.client).await?;
-                let result = contributions::run(&mut tx, plan).await?;
-                tx.commit().await?;
-                return Ok(result);
-            }
-            Self::MediaImport(plan) => {
-                let mut tx = ctx.tenancy.begin(ctx.client).await?;
-                let result = media::run(&mut tx, plan).await?;
-                tx.commit().await?;
-                return Ok(result);
-            }
-            Self::ExternalMailingsImport(plan) => {
-                let mut tx = ctx.tenancy.begin(ctx.client).await?;
-                let result = external_mailings::run(&mut tx, plan).await?;
-                tx.commit().await?;
-                return Ok(result);
-            }
-            Self::RecountLists {} => None,
-            Self::ListUpload(plan) | Self::NgpImport(plan) | Self::ContactImport(plan) => {
-                Some(plan)
-            }
-        };
-        let mut tx = ctx.tenancy.begin(ctx.client).await?;
-        let result = match plan {
-            None => recount_lists(&mut tx).await?,
-            Some(plan) => import::run(&mut tx, plan).await?,
-        };
-        tx.commit().await?;
-        Ok(result)
-    }
-}
-
-/// One set-based statement: a query list counts the contacts whose origin code it selects, an upload list its
-/// member rows. Running it twice gives the same counts.
-async fn recount_lists(conn: &mut PgConnection) -> Result<JobResult, JobError> {
-    let (lists, changed) = store::lists::recount_all(conn).await?;
-    let noun = if lists == 1 { "list" } else { "lists" };
-    Ok(JobResult {
-        message: format!("Recounted {lists} {noun}; {changed} changed."),
-        link: Some("/crm-lists".to_owned()),
-        segment_id: None,
-        details: json!({ "lists": lists, "changed": changed }),
-    })
 }
 
 #[cfg(test)]

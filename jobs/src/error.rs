@@ -1,3 +1,4 @@
+use store::reports::ReportError;
 use thiserror::Error;
 
 /// An error as the library that made it made it, kept whole so the log shows its chain (`telemetry::Chain`).
@@ -45,7 +46,7 @@ pub enum JobError {
     /// A local file the job writes or reads (a temporary copy of an upload, a report's file) failed.
     #[error("file error: {0}")]
     File(#[source] Cause),
-    /// The send journal (see `send::journal`) could not be written or read.
+    /// The send journal (see `worker/src/send/journal.rs`) could not be written or read.
     #[error("file error: send journal: {0}")]
     Journal(#[source] std::io::Error),
     /// A part of the job running beside it (a parser thread, an SMTP connection) ended before its work was done.
@@ -57,7 +58,7 @@ pub enum JobError {
     /// Another worker holds what this job needs (a mailing's send lock); once it lets go, this job can run.
     #[error("{0}")]
     Busy(String),
-    /// The worker's queue poll has not run for this long and a restart did not bring it back (see `pool.rs`).
+    /// The worker's queue poll has not run for this long and a restart did not bring it back (its `pool.rs`).
     #[error("the queue poll stalled for {0:?}")]
     Stalled(std::time::Duration),
 }
@@ -65,6 +66,16 @@ pub enum JobError {
 impl From<tokio::task::JoinError> for JobError {
     fn from(e: tokio::task::JoinError) -> Self {
         Self::Stopped(Box::new(e))
+    }
+}
+
+impl From<ReportError> for JobError {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::Sql(e) => JobError::Database(e),
+            ReportError::Invalid(m) => JobError::Invalid(m),
+            ReportError::File(m) => JobError::File(m.into()),
+        }
     }
 }
 

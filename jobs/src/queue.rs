@@ -128,7 +128,8 @@ impl JobQueue {
         Ok(waiting + scheduled)
     }
 
-    pub(crate) fn storage(&self) -> RedisStorage<JobMessage> {
+    /// The apalis storage the worker's pool polls.
+    pub fn storage(&self) -> RedisStorage<JobMessage> {
         self.storage.clone()
     }
 
