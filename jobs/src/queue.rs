@@ -148,7 +148,7 @@ impl JobQueue {
     /// Sends the message of a row just committed. The row is the job: when Redis refuses even the second try,
     /// the row stays queued and reconcile sends its message once Redis answers again, so the caller is told the
     /// job was accepted and will run, never that it failed (which would be untrue once it runs).
-    async fn announce(&self, client: &tenancy::Client, row: &JobRow) {
+    pub async fn announce(&self, client: &tenancy::Client, row: &JobRow) {
         let message = JobMessage {
             client_id: client.id,
             job_id: row.id,
@@ -175,7 +175,7 @@ impl JobQueue {
     ) -> Result<Vec<JobRow>, JobError> {
         let mut rows = Vec::new();
         for kind in kinds {
-            rows.push(insert_row(&mut tx, owner, kind).await?);
+            rows.push(Self::add(&mut tx, owner, kind).await?);
         }
         let client = tx.client().clone();
         tx.commit().await?;
@@ -195,29 +195,33 @@ impl JobQueue {
         owner: Option<JobOwner>,
         kind: &JobKind,
     ) -> Result<JobRow, JobError> {
-        let row = insert_row(&mut tx, owner, kind).await?;
+        let row = Self::add(&mut tx, owner, kind).await?;
         let client = tx.client().clone();
         tx.commit().await?;
         self.announce(&client, &row).await;
         Ok(row)
     }
-}
 
-async fn insert_row(
-    tx: &mut TenantTx,
-    owner: Option<JobOwner>,
-    kind: &JobKind,
-) -> Result<JobRow, JobError> {
-    let (command, payload) = kind.to_row()?;
-    Ok(sqlx::query_as(concat!(
-        "insert into jobs (label, command, payload, user_id, user_kind) values ($1, $2, $3, $4, $5) returning ",
-        job_columns!()
-    ))
-    .bind(kind.label())
-    .bind(command)
-    .bind(payload)
-    .bind(owner.map(|o| o.id))
-    .bind(owner.map(|o| o.kind.as_str()))
-    .fetch_one(&mut **tx)
-    .await?)
+    /// Writes the job row in the caller's transaction, for a caller that commits it itself and then calls
+    /// [`JobQueue::announce`]. The row is the job: should the announcement never come, an idle worker claims the
+    /// row from the database, so a forgotten or refused message costs seconds, not the job.
+    pub async fn add(
+        tx: &mut TenantTx,
+        owner: Option<JobOwner>,
+        kind: &JobKind,
+    ) -> Result<JobRow, JobError> {
+        let (command, payload) = kind.to_row()?;
+        Ok(sqlx::query_as(concat!(
+            "insert into jobs (label, command, payload, user_id, user_kind) ",
+            "values ($1, $2, $3, $4, $5) returning ",
+            job_columns!()
+        ))
+        .bind(kind.label())
+        .bind(command)
+        .bind(payload)
+        .bind(owner.map(|o| o.id))
+        .bind(owner.map(|o| o.kind.as_str()))
+        .fetch_one(&mut **tx)
+        .await?)
+    }
 }

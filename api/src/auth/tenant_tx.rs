@@ -19,6 +19,7 @@
 use super::ClientSession;
 use crate::error::ApiError;
 use crate::state::AppState;
+use jobs::{JobKind, JobQueue, JobRow};
 use tenancy::TenantTx;
 
 /// What a caller must hold in the client before an operation touches its data.
@@ -61,5 +62,25 @@ impl ClientSession {
         let value = work(&mut tx).await?;
         tx.commit().await?;
         Ok(value)
+    }
+}
+
+impl ClientSession {
+    /// Like [`ClientSession::tx`] for an operation that starts a job: `work` does the operation's own reads and
+    /// writes and returns the job to run, whose row is written in the same transaction (so the job exists exactly
+    /// when the operation's changes do). After the commit the queue is told; the answer is the queued row.
+    pub async fn enqueue(
+        &self,
+        state: &AppState,
+        needs: impl Into<Needs>,
+        work: impl AsyncFnOnce(&mut TenantTx) -> Result<JobKind, ApiError>,
+    ) -> Result<JobRow, ApiError> {
+        self.check(needs)?;
+        let mut tx = state.tenancy.begin(&self.client).await?;
+        let kind = work(&mut tx).await?;
+        let row = JobQueue::add(&mut tx, Some(self.job_owner()), &kind).await?;
+        tx.commit().await?;
+        state.queue.announce(&self.client, &row).await;
+        Ok(row)
     }
 }

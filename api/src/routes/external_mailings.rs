@@ -2,7 +2,7 @@
 //! Performance and E-mail Analytics pages, exported, and named in the selection data.
 
 use super::ApiTags;
-use crate::auth::{ClientAuth, PAGE_PERFORMANCE};
+use crate::auth::{ClientAuth, Needs, PAGE_PERFORMANCE};
 use crate::date_range::check_range;
 use crate::error::ApiError;
 use crate::schemas::JobAccepted;
@@ -266,7 +266,7 @@ impl ExternalMailingsApi {
         auth: ClientAuth,
         body: ExternalMailingsUpload,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
+        auth.0.check(PAGE_PERFORMANCE)?;
         let source = match body.platform.as_deref().map(str::trim) {
             None | Some("") => Source::Esp,
             Some(p) => Source::from_id(p).ok_or_else(|| {
@@ -274,24 +274,19 @@ impl ExternalMailingsApi {
             })?,
         };
         let mapping = parse_mapping(body.mapping.as_deref())?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let tx = state.tenancy.begin(&auth.0.client).await?;
-        crate::uploads::store_and_enqueue(
-            &state,
-            tx,
-            auth.0.job_owner(),
-            body.file,
-            true,
-            |upload_id, filename| {
-                JobKind::ExternalMailingsImport(ExternalMailingsPlan {
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, true).await?;
+                Ok(JobKind::ExternalMailingsImport(ExternalMailingsPlan {
                     upload_id,
                     filename,
                     source,
                     mapping,
-                })
-            },
-        )
-        .await
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 
     /// The fields an external mailings file column can be mapped to.

@@ -2,7 +2,7 @@
 //! The file is stored in the client's schema in 1 MB chunks, then a job is queued; the answer is the job.
 
 use super::ApiTags;
-use crate::auth::{ClientAuth, PAGE_CONTACTS};
+use crate::auth::{ClientAuth, Needs, PAGE_CONTACTS};
 use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
@@ -78,29 +78,32 @@ impl ImportsApi {
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
         // It creates contacts and may overwrite their origin codes, like the other two imports.
-        auth.0.require(PAGE_CONTACTS)?;
+        auth.0.check(PAGE_CONTACTS)?;
         let list_name = domain::ListName::parse(&name.0)?.into_string();
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        // Refused now rather than when the job runs: the user is still on the form.
-        if store::lists::name_taken(&mut tx, &list_name).await? {
-            return Err(ApiError::Conflict(
-                "A list with this name already exists".to_owned(),
-            ));
-        }
-        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, false).await?;
-        let code = origin_code_id(&mut tx, origin_code.0.as_deref()).await?;
-        let plan = ImportPlan {
-            upload_id,
-            filename,
-            columns: Columns::Contacts,
-            list_name: Some(list_name),
-            origin_code_id: code,
-            create_new_contacts: flag(&create_new_contacts.0),
-            overwrite_origin_code: flag(&overwrite_origin_code.0),
-            days: None,
-        };
-        crate::uploads::enqueue(&state, tx, auth.0.job_owner(), JobKind::ListUpload(plan)).await
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                // Refused now rather than when the job runs: the user is still on the form.
+                if store::lists::name_taken(tx, &list_name).await? {
+                    return Err(ApiError::Conflict(
+                        "A list with this name already exists".to_owned(),
+                    ));
+                }
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, false).await?;
+                let code = origin_code_id(tx, origin_code.0.as_deref()).await?;
+                Ok(JobKind::ListUpload(ImportPlan {
+                    upload_id,
+                    filename,
+                    columns: Columns::Contacts,
+                    list_name: Some(list_name),
+                    origin_code_id: code,
+                    create_new_contacts: flag(&create_new_contacts.0),
+                    overwrite_origin_code: flag(&overwrite_origin_code.0),
+                    days: None,
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 
     /// Imports an NGP saved list (VANID, First, Last, Date Created, OriginCodeName, PreferredEmail); with
@@ -117,17 +120,11 @@ impl ImportsApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "36500")))] days: Query<Option<i64>>,
         body: FileUpload,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let tx = state.tenancy.begin(&auth.0.client).await?;
-        crate::uploads::store_and_enqueue(
-            &state,
-            tx,
-            auth.0.job_owner(),
-            body.file,
-            true,
-            |upload_id, filename| {
-                JobKind::NgpImport(ImportPlan {
+        let row = auth
+            .0
+            .enqueue(&state, PAGE_CONTACTS, async |tx| {
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, true).await?;
+                Ok(JobKind::NgpImport(ImportPlan {
                     upload_id,
                     filename,
                     columns: Columns::Ngp,
@@ -136,10 +133,10 @@ impl ImportsApi {
                     create_new_contacts: true,
                     overwrite_origin_code: false,
                     days: days.0,
-                })
-            },
-        )
-        .await
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 
     /// The fields a file column can be mapped to.
@@ -173,27 +170,30 @@ impl ImportsApi {
         auth: ClientAuth,
         body: MappedUpload,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
+        auth.0.check(PAGE_CONTACTS)?;
         let mapping = crate::uploads::column_mapping(
             &body.mapping,
             Field::from_id,
             Field::label,
             &[Field::Email],
         )?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (upload_id, filename) = crate::uploads::store(&mut tx, body.file, true).await?;
-        let code = origin_code_id(&mut tx, body.origin_code.as_deref()).await?;
-        let plan = ImportPlan {
-            upload_id,
-            filename,
-            columns: Columns::Mapped { mapping },
-            list_name: None,
-            origin_code_id: code,
-            create_new_contacts: true,
-            overwrite_origin_code: false,
-            days: None,
-        };
-        crate::uploads::enqueue(&state, tx, auth.0.job_owner(), JobKind::ContactImport(plan)).await
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, true).await?;
+                let code = origin_code_id(tx, body.origin_code.as_deref()).await?;
+                Ok(JobKind::ContactImport(ImportPlan {
+                    upload_id,
+                    filename,
+                    columns: Columns::Mapped { mapping },
+                    list_name: None,
+                    origin_code_id: code,
+                    create_new_contacts: true,
+                    overwrite_origin_code: false,
+                    days: None,
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 }

@@ -76,11 +76,9 @@ impl JobsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<JobAccepted, ApiError> {
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let tx = state.tenancy.begin(&auth.0.client).await?;
-        let row = state
-            .queue
-            .enqueue(tx, Some(auth.0.job_owner()), &JobKind::RecountLists {})
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |_| Ok(JobKind::RecountLists {}))
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }

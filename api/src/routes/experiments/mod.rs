@@ -201,17 +201,11 @@ impl ExperimentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ExperimentDetail>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let mailing_id = store_x::start(&mut tx, id.0).await?;
-        state
-            .queue
-            .enqueue(
-                tx,
-                Some(auth.0.job_owner()),
-                &jobs::JobKind::SendMailing { mailing_id },
-            )
+        auth.0
+            .enqueue(&state, PAGE_PERFORMANCE, async |tx| {
+                let mailing_id = store_x::start(tx, id.0).await?;
+                Ok(jobs::JobKind::SendMailing { mailing_id })
+            })
             .await?;
         let answer = auth
             .0
@@ -234,18 +228,12 @@ impl ExperimentsApi {
         id: Path<i64>,
         body: Json<SendWinnerInput>,
     ) -> Result<Json<ExperimentDetail>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
         let chosen = body.0.variant.map(|v| v.to_lowercase());
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let mailing_id = store_x::begin_winner_send(&mut tx, id.0, chosen.as_deref()).await?;
-        state
-            .queue
-            .enqueue(
-                tx,
-                Some(auth.0.job_owner()),
-                &jobs::JobKind::SendMailing { mailing_id },
-            )
+        auth.0
+            .enqueue(&state, PAGE_PERFORMANCE, async |tx| {
+                let mailing_id = store_x::begin_winner_send(tx, id.0, chosen.as_deref()).await?;
+                Ok(jobs::JobKind::SendMailing { mailing_id })
+            })
             .await?;
         let answer = auth
             .0

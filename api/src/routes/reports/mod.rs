@@ -7,7 +7,7 @@ mod schedules;
 pub use schedules::ReportSchedulesApi;
 
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
@@ -228,20 +228,19 @@ impl ReportsApi {
         kind: Path<String>,
         body: Json<BuildReport>,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_REPORTS)?;
+        auth.0.check(PAGE_REPORTS)?;
         let kind = kind_of(&kind.0)?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = reports::resolve_range(&mut tx, body.0.from, body.0.to).await?;
-        let job = JobKind::BuildReport {
-            kind,
-            from: range.from,
-            to: range.to,
-            format: body.0.format.into(),
-        };
-        let row = state
-            .queue
-            .enqueue(tx, Some(auth.0.job_owner()), &job)
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                let range = reports::resolve_range(tx, body.0.from, body.0.to).await?;
+                Ok(JobKind::BuildReport {
+                    kind,
+                    from: range.from,
+                    to: range.to,
+                    format: body.0.format.into(),
+                })
+            })
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }

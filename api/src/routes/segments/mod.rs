@@ -176,16 +176,14 @@ impl SegmentsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_SEGMENTS)?;
-        // By hand: the job is enqueued in this transaction, and enqueue takes it, commits it, then announces.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        segments::get(&mut tx, id.0).await?;
-        let kind = JobKind::UpdateSegment {
-            segment_id: Some(id.0),
-        };
-        let row = state
-            .queue
-            .enqueue(tx, Some(auth.0.job_owner()), &kind)
+        let row = auth
+            .0
+            .enqueue(&state, PAGE_SEGMENTS, async |tx| {
+                segments::get(tx, id.0).await?;
+                Ok(JobKind::UpdateSegment {
+                    segment_id: Some(id.0),
+                })
+            })
             .await?;
         Ok(JobAccepted::Accepted(Json(Job::from(row))))
     }
