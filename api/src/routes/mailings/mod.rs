@@ -80,7 +80,9 @@ impl MailingsApi {
     ) -> Result<Json<Vec<AudienceOption>>, ApiError> {
         let rows = auth
             .0
-            .tx(&state, Needs::Nothing, async |tx| audience::options(tx).await)
+            .tx(&state, Needs::Nothing, async |tx| {
+                audience::options(tx).await
+            })
             .await?;
         // Segments are the Segments page's: without pageSegments only lists are offered.
         let segments = auth.0.may(&[PAGE_SEGMENTS]);
@@ -164,7 +166,9 @@ impl MailingsApi {
     ) -> Result<Json<Mailing>, ApiError> {
         let mailing = auth
             .0
-            .tx(&state, Needs::Nothing, async |tx| fetch_mailing(tx, id.0).await)
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_mailing(tx, id.0).await
+            })
             .await?;
         Ok(Json(mailing.shown_to(&auth.0)))
     }
@@ -247,7 +251,9 @@ impl MailingsApi {
             .await?;
         let mailing = auth
             .0
-            .tx(&state, Needs::Nothing, async |tx| fetch_mailing(tx, id.0).await)
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_mailing(tx, id.0).await
+            })
             .await?;
         Ok(Json(mailing.shown_to(&auth.0)))
     }

@@ -204,7 +204,11 @@ impl MediaApi {
     ) -> Result<Json<Vec<MediaAd>>, ApiError> {
         let ads = auth
             .0
-            .tx(&state, PAGE_MEDIA, async |tx| Ok(media::ad_codes(tx).await?))
+            .tx(
+                &state,
+                PAGE_MEDIA,
+                async |tx| Ok(media::ad_codes(tx).await?),
+            )
             .await?;
         Ok(Json(
             ads.into_iter()
@@ -336,7 +340,9 @@ async fn names(
 ) -> Result<Json<Vec<AdName>>, ApiError> {
     let rows = auth
         .0
-        .tx(state, PAGE_MEDIA, async |tx| Ok(media::names(tx, level).await?))
+        .tx(state, PAGE_MEDIA, async |tx| {
+            Ok(media::names(tx, level).await?)
+        })
         .await?;
     Ok(Json(
         rows.into_iter()
