@@ -2,6 +2,7 @@
 //! hardest), per-address rate limits held in Redis (so they hold across api processes), and a view counter that
 //! adds views up in memory and writes the sums.
 
+use crate::auth::in_client;
 use crate::error::ApiError;
 use crate::identity::limits::AuthLimits;
 use moka::sync::Cache;
@@ -89,13 +90,15 @@ impl PublicForms {
         if let Some(enabled) = self.forms.get(&key) {
             return Ok(enabled);
         }
-        let mut tx = tenancy.begin(client).await?;
-        let enabled: bool =
-            sqlx::query_scalar("select exists (select 1 from forms where id = $1 and enabled)")
-                .bind(form_id)
-                .fetch_one(&mut *tx)
-                .await?;
-        tx.commit().await?;
+        let enabled: bool = in_client(tenancy, client, async |tx| {
+            Ok(
+                sqlx::query_scalar("select exists (select 1 from forms where id = $1 and enabled)")
+                    .bind(form_id)
+                    .fetch_one(&mut **tx)
+                    .await?,
+            )
+        })
+        .await?;
         self.forms.insert(key, enabled);
         Ok(enabled)
     }
@@ -176,15 +179,16 @@ async fn write_views(
         return Ok(());
     };
     let (ids, counts): (Vec<i64>, Vec<i64>) = forms.iter().copied().unzip();
-    let mut tx = tenancy.begin(&client).await?;
-    sqlx::query(
-        "update forms f set view_count = f.view_count + v.n
-         from unnest($1::bigint[], $2::bigint[]) as v (id, n) where f.id = v.id",
-    )
-    .bind(&ids)
-    .bind(&counts)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    in_client(tenancy, &client, async |tx| {
+        sqlx::query(
+            "update forms f set view_count = f.view_count + v.n
+             from unnest($1::bigint[], $2::bigint[]) as v (id, n) where f.id = v.id",
+        )
+        .bind(&ids)
+        .bind(&counts)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    })
+    .await
 }

@@ -1,6 +1,7 @@
 //! Open and click events arrive in bursts from mail clients; they are verified, kept in memory and written in
 //! one statement per client twice a second (and on shutdown), so a burst costs a few inserts, not one each.
 
+use crate::auth::in_client;
 use crate::error::ApiError;
 use mail::links::Recipient;
 use mail::render::TEST_CONTACT;
@@ -91,53 +92,53 @@ async fn write(tenancy: &Tenancy, client_id: i64, events: &[Event]) -> Result<()
     let (tests, events): (Vec<&Event>, Vec<&Event>) = events
         .iter()
         .partition(|e| e.recipient.contact_id == TEST_CONTACT);
-    let mut tx = tenancy.begin(&client).await?;
-    if !tests.is_empty() {
-        // A test copy's opens and clicks: kept apart, never a mailing's figures.
-        let mailings: Vec<i64> = tests.iter().map(|e| e.recipient.mailing_id).collect();
-        let kinds: Vec<&str> = tests.iter().map(|e| e.kind).collect();
-        let urls: Vec<Option<&str>> = tests.iter().map(|e| e.url.as_deref()).collect();
-        let at: Vec<chrono::DateTime<chrono::Utc>> = tests.iter().map(|e| e.at).collect();
-        sqlx::query(
-            "insert into mailing_test_events (mailing_id, kind, url, created)
-             select * from unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])",
-        )
-        .bind(&mailings)
-        .bind(&kinds)
-        .bind(&urls)
-        .bind(&at)
-        .execute(&mut *tx)
-        .await?;
-    }
-    if events.is_empty() {
-        tx.commit().await?;
-        return Ok(());
-    }
+    let test_mailings: Vec<i64> = tests.iter().map(|e| e.recipient.mailing_id).collect();
+    let test_kinds: Vec<&str> = tests.iter().map(|e| e.kind).collect();
+    let test_urls: Vec<Option<&str>> = tests.iter().map(|e| e.url.as_deref()).collect();
+    let test_at: Vec<chrono::DateTime<chrono::Utc>> = tests.iter().map(|e| e.at).collect();
     let mailings: Vec<i64> = events.iter().map(|e| e.recipient.mailing_id).collect();
     let contacts: Vec<i64> = events.iter().map(|e| e.recipient.contact_id).collect();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
     let machine: Vec<bool> = events.iter().map(|e| e.machine).collect();
     let urls: Vec<Option<&str>> = events.iter().map(|e| e.url.as_deref()).collect();
     let at: Vec<chrono::DateTime<chrono::Utc>> = events.iter().map(|e| e.at).collect();
-    // An open within two seconds of delivery is a scanner's, whatever its user agent says.
-    sqlx::query(
-        "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
-         select e.mailing_id, e.contact_id, e.kind,
-                e.machine or exists (select 1 from mailing_recipients r
-                                     where r.mailing_id = e.mailing_id and r.contact_id = e.contact_id
-                                       and r.sent_at > e.at - interval '2 seconds'),
-                e.url, e.at
-         from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bool[], $5::text[], $6::timestamptz[])
-              as e (mailing_id, contact_id, kind, machine, url, at)",
-    )
-    .bind(&mailings)
-    .bind(&contacts)
-    .bind(&kinds)
-    .bind(&machine)
-    .bind(&urls)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    in_client(tenancy, &client, async |tx| {
+        if !tests.is_empty() {
+            // A test copy's opens and clicks: kept apart, never a mailing's figures.
+            sqlx::query(
+                "insert into mailing_test_events (mailing_id, kind, url, created)
+                 select * from unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])",
+            )
+            .bind(&test_mailings)
+            .bind(&test_kinds)
+            .bind(&test_urls)
+            .bind(&test_at)
+            .execute(&mut **tx)
+            .await?;
+        }
+        if events.is_empty() {
+            return Ok(());
+        }
+        // An open within two seconds of delivery is a scanner's, whatever its user agent says.
+        sqlx::query(
+            "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
+             select e.mailing_id, e.contact_id, e.kind,
+                    e.machine or exists (select 1 from mailing_recipients r
+                                         where r.mailing_id = e.mailing_id and r.contact_id = e.contact_id
+                                           and r.sent_at > e.at - interval '2 seconds'),
+                    e.url, e.at
+             from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bool[], $5::text[], $6::timestamptz[])
+                  as e (mailing_id, contact_id, kind, machine, url, at)",
+        )
+        .bind(&mailings)
+        .bind(&contacts)
+        .bind(&kinds)
+        .bind(&machine)
+        .bind(&urls)
+        .bind(&at)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    })
+    .await
 }

@@ -6,6 +6,7 @@
 //! counted per address by the sign-in limiter, which then refuses that address with 429 (Retry-After) for the
 //! rest of its window instead of hashing.
 
+use crate::auth::in_client;
 use crate::error::ApiError;
 use crate::identity::limits::{Action, Attempt};
 use crate::state::AppState;
@@ -174,12 +175,13 @@ async fn stored(
     state: &AppState,
     client: &Client,
 ) -> Result<(Option<String>, Option<String>), ApiError> {
-    let mut tx = state.tenancy.begin(client).await?;
-    let row = sqlx::query_as(
-        "select actblue_webhook_username, actblue_webhook_password_hash from app_settings limit 1",
-    )
-    .fetch_optional(&mut *tx)
+    let row = in_client(&state.tenancy, client, async |tx| {
+        Ok(sqlx::query_as(
+            "select actblue_webhook_username, actblue_webhook_password_hash from app_settings limit 1",
+        )
+        .fetch_optional(&mut **tx)
+        .await?)
+    })
     .await?;
-    tx.commit().await?;
     Ok(row.unwrap_or((None, None)))
 }

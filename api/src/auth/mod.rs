@@ -12,7 +12,7 @@ pub use schemes::{
     missing_permission, realm_of, role_permissions, BasicAuth, ClientAuth, ClientSession,
     UserSession,
 };
-pub use tenant_tx::Needs;
+pub use tenant_tx::{in_client, Needs};
 pub use tokens::{Claims, Scope, TokenError, TokenKeys, UserClaim};
 
 /// Every page permission of the spec, in menu order.

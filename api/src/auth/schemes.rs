@@ -5,7 +5,7 @@
 //! enabled, and permissions are read fresh, so revoking a session, disabling a user or taking away a role takes
 //! effect on the next request, not when the token expires.
 
-use super::{Claims, Scope, ALL_CLIENT_PERMISSIONS};
+use super::{in_client, Claims, Scope, ALL_CLIENT_PERMISSIONS};
 use crate::error::ApiError;
 use crate::identity::Realm;
 use crate::state::SharedState;
@@ -179,17 +179,17 @@ pub async fn role_permissions(
     kind: UserKind,
     user_id: i64,
 ) -> Result<Vec<String>, ApiError> {
-    let mut tx = state.tenancy.begin(client).await?;
-    let permissions: Vec<String> = sqlx::query_scalar(
-        "select distinct p from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
-         where ur.user_kind = $1 and ur.user_id = $2 order by p",
-    )
-    .bind(kind.as_str())
-    .bind(user_id)
-    .fetch_all(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(permissions)
+    in_client(&state.tenancy, client, async |tx| {
+        Ok(sqlx::query_scalar(
+            "select distinct p from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
+             where ur.user_kind = $1 and ur.user_id = $2 order by p",
+        )
+        .bind(kind.as_str())
+        .bind(user_id)
+        .fetch_all(&mut **tx)
+        .await?)
+    })
+    .await
 }
 
 /// Whether a client user's session is live and the account still enabled and verified.
@@ -198,18 +198,18 @@ async fn client_user_session_live(
     client: &Client,
     claims: &Claims,
 ) -> Result<bool, ApiError> {
-    let mut tx = state.tenancy.begin(client).await?;
-    let live: bool = sqlx::query_scalar(
-        "select exists (select 1 from auth_sessions s join client_users u on u.id = s.user_id
-                        where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now()
-                          and u.enabled and u.email_verified is not null)",
-    )
-    .bind(claims.sid)
-    .bind(claims.user.id)
-    .fetch_one(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(live)
+    in_client(&state.tenancy, client, async |tx| {
+        Ok(sqlx::query_scalar(
+            "select exists (select 1 from auth_sessions s join client_users u on u.id = s.user_id
+                            where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now()
+                              and u.enabled and u.email_verified is not null)",
+        )
+        .bind(claims.sid)
+        .bind(claims.user.id)
+        .fetch_one(&mut **tx)
+        .await?)
+    })
+    .await
 }
 
 async fn check_user(req: &Request, bearer: Bearer) -> poem::Result<UserSession> {

@@ -14,13 +14,16 @@
 //! Keep to plain `tx` inside `work`: answer shaping, hashing and calls to other services belong before or after
 //! it, so the transaction (and its pooled connection) is held only while the statements run. The few handlers that
 //! keep a transaction open past their return — streamed downloads, whose rows are read while the body is sent —
-//! begin and commit by hand.
+//! begin and commit by hand, as do those that hand the transaction to `JobQueue::enqueue` (it commits it).
+//!
+//! Work without a signed-in session — public forms, tracking links, the buffered writers — names its client
+//! itself and goes through [`in_client`], the one place that begins and commits.
 
 use super::ClientSession;
 use crate::error::ApiError;
 use crate::state::AppState;
 use jobs::{JobKind, JobQueue, JobRow};
-use tenancy::TenantTx;
+use tenancy::{Client, Tenancy, TenantTx};
 
 /// What a caller must hold in the client before an operation touches its data.
 #[derive(Debug, Clone, Copy)]
@@ -58,10 +61,7 @@ impl ClientSession {
         work: impl AsyncFnOnce(&mut TenantTx) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         self.check(needs)?;
-        let mut tx = state.tenancy.begin(&self.client).await?;
-        let value = work(&mut tx).await?;
-        tx.commit().await?;
-        Ok(value)
+        in_client(&state.tenancy, &self.client, work).await
     }
 }
 
@@ -76,11 +76,26 @@ impl ClientSession {
         work: impl AsyncFnOnce(&mut TenantTx) -> Result<JobKind, ApiError>,
     ) -> Result<JobRow, ApiError> {
         self.check(needs)?;
-        let mut tx = state.tenancy.begin(&self.client).await?;
-        let kind = work(&mut tx).await?;
-        let row = JobQueue::add(&mut tx, Some(self.job_owner()), &kind).await?;
-        tx.commit().await?;
+        let owner = self.job_owner();
+        let row = in_client(&state.tenancy, &self.client, async |tx| {
+            let kind = work(tx).await?;
+            Ok(JobQueue::add(tx, Some(owner), &kind).await?)
+        })
+        .await?;
         state.queue.announce(&self.client, &row).await;
         Ok(row)
     }
+}
+
+/// Runs `work` in one transaction in `client`'s schema; commits when `work` succeeds and rolls back when it
+/// fails. For callers without a session; a handler with one uses [`ClientSession::tx`].
+pub async fn in_client<T>(
+    tenancy: &Tenancy,
+    client: &Client,
+    work: impl AsyncFnOnce(&mut TenantTx) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    let mut tx = tenancy.begin(client).await?;
+    let value = work(&mut tx).await?;
+    tx.commit().await?;
+    Ok(value)
 }

@@ -1,7 +1,7 @@
 //! The steps every way of signing in shares: where the request comes from, which client it is for, whose account
 //! an e-mail names, whether staff may act for a client, and opening the session with its tokens.
 
-use crate::auth::UserClaim;
+use crate::auth::{in_client, UserClaim};
 use crate::error::ApiError;
 use crate::identity::{self, audit, sessions, Account, Realm};
 use crate::state::{AppState, SharedState};
@@ -141,15 +141,11 @@ pub(crate) async fn open_session(
     }
     tx.commit().await?;
     if let (Realm::Universal, Some(client)) = (realm, acting) {
-        let mut tx = state.tenancy.begin(client).await?;
-        audit::record(
-            &mut tx,
-            &actor,
-            "sign in",
-            serde_json::json!({ "method": how }),
-        )
+        in_client(&state.tenancy, client, async |tx| {
+            let detail = serde_json::json!({ "method": how });
+            Ok(audit::record(tx, &actor, "sign in", detail).await?)
+        })
         .await?;
-        tx.commit().await?;
     }
     let client = match realm {
         Realm::Client(c) => Some(c),

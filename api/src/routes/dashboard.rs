@@ -3,7 +3,7 @@
 //! once its data exists. Also the US-states GeoJSON the map draws (selection data).
 
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::auth::{
     PAGE_CONTRIBUTIONS, PAGE_CONTRIBUTION_SOURCE_CODES, PAGE_PERFORMANCE, PAGE_PROJECTIONS,
 };
@@ -22,6 +22,22 @@ static US_STATES_JSON: std::sync::LazyLock<serde_json::Value> =
     std::sync::LazyLock::new(|| serde_json::from_str(US_STATES).unwrap_or(serde_json::Value::Null));
 
 pub struct DashboardApi;
+
+/// What the dashboard reads in its one transaction; a tile the user may not open is `None`, not read.
+struct TileRows {
+    today: NaiveDate,
+    time_zone: String,
+    /// The periods, this month's donors and the active sustainers.
+    revenue: Option<(Vec<tiles::Period>, i64, i64)>,
+    size: tiles::ListSize,
+    upcoming: Vec<tiles::UpcomingSend>,
+    last: Option<Vec<tiles::RecentMailing>>,
+    codes: Option<Vec<tiles::TopCode>>,
+    states: Option<Vec<tiles::StateFigure>>,
+    alerts: Vec<tiles::Alert>,
+    pacing: Option<store::projections::PacingSummary>,
+    running: Option<Vec<(i64, String)>>,
+}
 
 /// Net, gross, gifts, new donors and recurring gross from `from` up to today (client zone).
 #[derive(Debug, Object)]
@@ -180,18 +196,77 @@ impl DashboardApi {
         let may = |p: &str| auth.0.may(&[p]);
         let (revenue_ok, codes_ok) = (may(PAGE_CONTRIBUTIONS), may(PAGE_CONTRIBUTION_SOURCE_CODES));
         let pacing_ok = may(PAGE_PROJECTIONS);
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (today, time_zone) = store::dashboard::today(&mut tx).await?;
-        let revenue = if revenue_ok {
-            let periods = tiles::revenue_periods(&mut tx).await?;
-            let month_from = periods
-                .iter()
-                .find(|p| p.key == "month")
-                .map(|p| p.from)
-                .unwrap_or(today);
-            Some(DashboardRevenue {
-                month_donors: tiles::donors_since(&mut tx, month_from).await?,
-                active_sustainers: tiles::active_sustainers(&mut tx).await?,
+        // Failed-job alerts follow the jobs list: a client user hears of their own jobs only.
+        let owner = (!auth.0.sees_every_job()).then(|| auth.0.job_owner());
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let (today, time_zone) = tiles::today(tx).await?;
+                let revenue = if revenue_ok {
+                    let periods = tiles::revenue_periods(tx).await?;
+                    let month_from = periods
+                        .iter()
+                        .find(|p| p.key == "month")
+                        .map(|p| p.from)
+                        .unwrap_or(today);
+                    let month_donors = tiles::donors_since(tx, month_from).await?;
+                    let active_sustainers = tiles::active_sustainers(tx).await?;
+                    Some((periods, month_donors, active_sustainers))
+                } else {
+                    None
+                };
+                Ok(TileRows {
+                    today,
+                    time_zone,
+                    revenue,
+                    size: tiles::list_size(tx).await?,
+                    upcoming: tiles::upcoming_sends(tx).await?,
+                    last: if may(PAGE_CONTRIBUTIONS) || may(PAGE_PERFORMANCE) {
+                        Some(tiles::last_mailings(tx).await?)
+                    } else {
+                        None
+                    },
+                    codes: if codes_ok {
+                        Some(tiles::top_source_codes(tx).await?)
+                    } else {
+                        None
+                    },
+                    states: if revenue_ok {
+                        Some(tiles::by_state(tx).await?)
+                    } else {
+                        None
+                    },
+                    alerts: tiles::alerts(tx, owner.map(|o| (o.id, o.kind.as_str()))).await?,
+                    pacing: if pacing_ok {
+                        Some(store::projections::pacing_summary(tx).await?)
+                    } else {
+                        None
+                    },
+                    running: if may(PAGE_PERFORMANCE) {
+                        Some(store::experiments::running(tx).await?)
+                    } else {
+                        None
+                    },
+                })
+            })
+            .await?;
+        let TileRows {
+            today,
+            time_zone,
+            revenue,
+            size,
+            upcoming,
+            last,
+            codes,
+            states,
+            alerts,
+            pacing,
+            running,
+        } = rows;
+        let revenue = revenue.map(
+            |(periods, month_donors, active_sustainers)| DashboardRevenue {
+                month_donors,
+                active_sustainers,
                 periods: periods
                     .into_iter()
                     .map(|p| DashboardPeriod {
@@ -205,48 +280,17 @@ impl DashboardApi {
                         recurring_gross: p.recurring_gross,
                     })
                     .collect(),
-            })
-        } else {
-            None
-        };
-        let size = tiles::list_size(&mut tx).await?;
-        let upcoming = tiles::upcoming_sends(&mut tx).await?;
-        let last = if may(PAGE_CONTRIBUTIONS) || may(PAGE_PERFORMANCE) {
-            Some(tiles::last_mailings(&mut tx).await?)
-        } else {
-            None
-        };
-        let codes = if codes_ok {
-            Some(tiles::top_source_codes(&mut tx).await?)
-        } else {
-            None
-        };
-        let states = if revenue_ok {
-            Some(tiles::by_state(&mut tx).await?)
-        } else {
-            None
-        };
-        // Failed-job alerts follow the jobs list: a client user hears of their own jobs only.
-        let owner = (!auth.0.sees_every_job()).then(|| auth.0.job_owner());
-        let alerts = tiles::alerts(&mut tx, owner.map(|o| (o.id, o.kind.as_str()))).await?;
-        let pacing = if pacing_ok {
-            Some(store::projections::pacing_summary(&mut tx).await?)
-        } else {
-            None
-        };
+            },
+        );
         // Running experiments, for those who may open their page; none is the tile's empty slot.
-        let experiments = if may(PAGE_PERFORMANCE) {
-            let running = store::experiments::running(&mut tx).await?;
+        let experiments = running.and_then(|running| {
             (!running.is_empty()).then(|| {
                 running
                     .into_iter()
                     .map(|(id, name)| DashboardExperiment { id, name })
                     .collect()
             })
-        } else {
-            None
-        };
-        tx.commit().await?;
+        });
         Ok(Json(Dashboard {
             today,
             time_zone,

@@ -154,7 +154,7 @@ impl EmailAnalyticsApi {
         to: Query<NaiveDate>,
         grain: Query<Option<AnalyticsGrain>>,
     ) -> Result<Json<EmailAnalytics>, ApiError> {
-        auth.0.require(PAGE_PERFORMANCE)?;
+        auth.0.check(PAGE_PERFORMANCE)?;
         let (from, to) = (from.0, to.0);
         check_range(from, to)?;
         let grain = grain.0.unwrap_or(AnalyticsGrain::Month);
@@ -162,16 +162,20 @@ impl EmailAnalyticsApi {
             AnalyticsGrain::Week => Grain::Week,
             AnalyticsGrain::Month => Grain::Month,
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let periods = stats::periods(&mut tx, from, to, store_grain, false).await?;
-        let total = stats::periods(&mut tx, from, to, store_grain, true)
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| ApiError::internal("no total row"))?;
-        let heat_map = stats::heat_map(&mut tx, from, to).await?;
-        let providers = stats::providers(&mut tx, from, to).await?;
-        tx.commit().await?;
+        let (periods, total, heat_map, providers) = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                let periods = stats::periods(tx, from, to, store_grain, false).await?;
+                let total = stats::periods(tx, from, to, store_grain, true)
+                    .await?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| ApiError::internal("no total row"))?;
+                let heat_map = stats::heat_map(tx, from, to).await?;
+                let providers = stats::providers(tx, from, to).await?;
+                Ok((periods, total, heat_map, providers))
+            })
+            .await?;
         Ok(Json(EmailAnalytics {
             from,
             to,

@@ -202,6 +202,7 @@ impl ListsApi {
     ) -> Result<CsvDownload, ApiError> {
         // CRM pages need no permission, but a list's members are contacts in bulk.
         auth.0.require(PAGE_CONTACTS)?;
+        // By hand: the members are read while the body is sent, so the transaction outlives the handler.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let list = fetch_list(&mut tx, id.0).await?;
         let body = crate::csv_stream::body(

@@ -206,10 +206,11 @@ pub(crate) async fn delete_by_id(
     id: i64,
     not_found: &str,
 ) -> Result<Deleted, ApiError> {
-    let mut tx = state.tenancy.begin(client).await?;
-    if !store::delete_by_id(&mut tx, table, id).await? {
-        return Err(ApiError::NotFound(not_found.to_owned()));
-    }
-    tx.commit().await?;
-    Ok(Deleted::Deleted)
+    crate::auth::in_client(&state.tenancy, client, async |tx| {
+        if !store::delete_by_id(tx, table, id).await? {
+            return Err(ApiError::NotFound(not_found.to_owned()));
+        }
+        Ok(Deleted::Deleted)
+    })
+    .await
 }

@@ -2,6 +2,7 @@
 //! signed token naming the client, mailing and contact; a forged or altered token is refused.
 
 use super::ApiTags;
+use crate::auth::in_client;
 use crate::error::ApiError;
 use crate::state::SharedState;
 use crate::tracking::{is_machine, Event};
@@ -59,11 +60,12 @@ async fn unsubscribe(state: &SharedState, r: Recipient) -> Result<(), ApiError> 
     let Some(client) = state.tenancy.enabled_client(r.client_id).await? else {
         return Err(ApiError::NotFound("Link not found".to_owned()));
     };
-    let mut tx = state.tenancy.begin(&client).await?;
     // Idempotent: the second click changes nothing and records nothing.
-    store::contacts::unsubscribe_through_mailing(&mut tx, r.contact_id, r.mailing_id).await?;
-    tx.commit().await?;
-    Ok(())
+    in_client(&state.tenancy, &client, async |tx| {
+        store::contacts::unsubscribe_through_mailing(tx, r.contact_id, r.mailing_id).await?;
+        Ok(())
+    })
+    .await
 }
 
 #[OpenApi(tag = "ApiTags::Tracking")]

@@ -2,6 +2,7 @@
 //! `client-short` header.
 
 use super::dto::{FormView, Submission, SubmissionResult};
+use crate::auth::in_client;
 use crate::error::ApiError;
 use crate::public::Action;
 use crate::sanitize::clean_html;
@@ -15,9 +16,10 @@ pub async fn form_view(
     client_short: &str,
 ) -> Result<FormView, ApiError> {
     let client = state.public.client(&state.tenancy, client_short).await?;
-    let mut tx = state.tenancy.begin(&client).await?;
-    let form = store::forms::enabled_form(&mut tx, id).await?;
-    tx.commit().await?;
+    let form = in_client(&state.tenancy, &client, async |tx| {
+        Ok(store::forms::enabled_form(tx, id).await?)
+    })
+    .await?;
     let form = form.ok_or_else(|| ApiError::NotFound("This form is not available".to_owned()))?;
     // Cleaned again on the way out: a body stored before a sanitizer fix is still made safe.
     Ok(FormView {

@@ -99,6 +99,7 @@ pub(super) async fn check(
 ) -> Result<MergeCheck, ApiError> {
     let name = required(&input.name, "Name")?;
     let subject = required(&input.subject_line, "Subject line")?;
+    // By hand: the mailing is written only to be counted, so this transaction is rolled back, never committed.
     let mut tx = state.tenancy.begin(&session.client).await?;
     let preview = preview_text(input)?;
     let audience = check_refs(&mut tx, input, session).await?;

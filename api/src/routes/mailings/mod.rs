@@ -18,7 +18,7 @@ pub use senders::{Sender, SenderInput, SenderOption, SendersApi};
 pub use templates::{MailingTemplate, TemplateInput, TemplatesApi};
 
 use super::{ApiTags, Deleted};
-use crate::auth::{ClientAuth, PAGE_SEGMENTS};
+use crate::auth::{ClientAuth, Needs, PAGE_SEGMENTS};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use audience::AudienceOption;
@@ -78,9 +78,12 @@ impl MailingsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<AudienceOption>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = audience::options(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                audience::options(tx).await
+            })
+            .await?;
         // Segments are the Segments page's: without pageSegments only lists are offered.
         let segments = auth.0.may(&[PAGE_SEGMENTS]);
         Ok(Json(
@@ -101,9 +104,12 @@ impl MailingsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<Mailing>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = query::list_mailings(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                query::list_mailings(tx).await
+            })
+            .await?;
         Ok(Json(
             rows.into_iter().map(|m| m.shown_to(&auth.0)).collect(),
         ))
@@ -123,24 +129,27 @@ impl MailingsApi {
     ) -> Result<Created<Mailing>, ApiError> {
         let name = required(&input.0.name, "Name")?;
         let subject = required(&input.0.subject_line, "Subject line")?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let preview = preview_text(&input.0)?;
-        let audience = check_refs(&mut tx, &input.0, &auth.0).await?;
-        let fields = store::mailings::Fields {
-            name: &name,
-            subject_line: &subject,
-            sender_id: input.0.sender_id,
-            send_time: input.0.send_time,
-            list_id: audience.list_id,
-            body_html: &input.0.body_html,
-            is_draft: Some(input.0.is_draft),
-            segment_id: audience.segment_id,
-            preview_text: &preview,
-        };
-        let id = store::mailings::insert(&mut tx, &fields).await?;
-        audience::save(&mut tx, id, &audience).await?;
-        let mailing = fetch_mailing(&mut tx, id).await?;
-        tx.commit().await?;
+        let mailing = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let audience = check_refs(tx, &input.0, &auth.0).await?;
+                let fields = store::mailings::Fields {
+                    name: &name,
+                    subject_line: &subject,
+                    sender_id: input.0.sender_id,
+                    send_time: input.0.send_time,
+                    list_id: audience.list_id,
+                    body_html: &input.0.body_html,
+                    is_draft: Some(input.0.is_draft),
+                    segment_id: audience.segment_id,
+                    preview_text: &preview,
+                };
+                let id = store::mailings::insert(tx, &fields).await?;
+                audience::save(tx, id, &audience).await?;
+                fetch_mailing(tx, id).await
+            })
+            .await?;
         Ok(Created::Created(Json(mailing.shown_to(&auth.0))))
     }
 
@@ -155,9 +164,12 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Mailing>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let mailing = fetch_mailing(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let mailing = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_mailing(tx, id.0).await
+            })
+            .await?;
         Ok(Json(mailing.shown_to(&auth.0)))
     }
 
@@ -176,32 +188,35 @@ impl MailingsApi {
     ) -> Result<Json<Mailing>, ApiError> {
         let name = required(&input.0.name, "Name")?;
         let subject = required(&input.0.subject_line, "Subject line")?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
         let preview = preview_text(&input.0)?;
-        let audience = check_refs(&mut tx, &input.0, &auth.0).await?;
-        let fields = store::mailings::Fields {
-            name: &name,
-            subject_line: &subject,
-            sender_id: input.0.sender_id,
-            send_time: input.0.send_time,
-            list_id: audience.list_id,
-            body_html: &input.0.body_html,
-            is_draft: Some(input.0.is_draft),
-            segment_id: audience.segment_id,
-            preview_text: &preview,
-        };
-        let changed = store::mailings::update_unsent(&mut tx, id.0, &fields).await?;
-        if !changed {
-            let existing = fetch_mailing(&mut tx, id.0).await?;
-            if existing.send_attempt.is_some() {
-                return Err(ApiError::Conflict(
-                    "A sent mailing cannot be changed".to_owned(),
-                ));
-            }
-        }
-        audience::save(&mut tx, id.0, &audience).await?;
-        let mailing = fetch_mailing(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let mailing = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                let audience = check_refs(tx, &input.0, &auth.0).await?;
+                let fields = store::mailings::Fields {
+                    name: &name,
+                    subject_line: &subject,
+                    sender_id: input.0.sender_id,
+                    send_time: input.0.send_time,
+                    list_id: audience.list_id,
+                    body_html: &input.0.body_html,
+                    is_draft: Some(input.0.is_draft),
+                    segment_id: audience.segment_id,
+                    preview_text: &preview,
+                };
+                let changed = store::mailings::update_unsent(tx, id.0, &fields).await?;
+                if !changed {
+                    let existing = fetch_mailing(tx, id.0).await?;
+                    if existing.send_attempt.is_some() {
+                        return Err(ApiError::Conflict(
+                            "A sent mailing cannot be changed".to_owned(),
+                        ));
+                    }
+                }
+                audience::save(tx, id.0, &audience).await?;
+                fetch_mailing(tx, id.0).await
+            })
+            .await?;
         Ok(Json(mailing.shown_to(&auth.0)))
     }
 
@@ -218,6 +233,7 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Mailing>, ApiError> {
+        // By hand: `enqueue` takes the transaction and commits it with the job's row.
         let mut tx = state.tenancy.begin(&auth.0.client).await?;
         if !store::mailings::resume_paused(&mut tx, id.0).await? {
             fetch_mailing(&mut tx, id.0).await?;
@@ -233,9 +249,12 @@ impl MailingsApi {
                 &jobs::JobKind::SendMailing { mailing_id: id.0 },
             )
             .await?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let mailing = fetch_mailing(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let mailing = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_mailing(tx, id.0).await
+            })
+            .await?;
         Ok(Json(mailing.shown_to(&auth.0)))
     }
 
@@ -251,10 +270,13 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<MailingStats>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        fetch_mailing(&mut tx, id.0).await?;
-        let stats = query::mailing_stats(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let stats = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                fetch_mailing(tx, id.0).await?;
+                query::mailing_stats(tx, id.0).await
+            })
+            .await?;
         Ok(Json(stats))
     }
 

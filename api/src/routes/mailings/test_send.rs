@@ -5,7 +5,7 @@
 
 use super::input::required;
 use super::{TestSendInput, TestSendResult};
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use mail::render::{render, Letter, TEST_CONTACT};
@@ -30,22 +30,26 @@ pub(super) async fn send(
         ));
     }
     let mailing_id = input.mailing_id.unwrap_or(0);
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    if input.mailing_id.is_some() && !store::mailings::exists(&mut tx, mailing_id).await? {
-        return Err(ApiError::NotFound("Mailing not found".to_owned()));
-    }
-    let sender = store::senders::address(&mut tx, input.sender_id).await?;
-    let (from_name, from_address, reply_to) =
-        sender.ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
-    let body = mail::links::refcode_test_links(
-        &mut tx,
-        mailing_id,
-        input.send_time,
-        "a",
-        &input.body_html,
-    )
-    .await?;
-    tx.commit().await?;
+    let ((from_name, from_address, reply_to), body) = auth
+        .0
+        .tx(state, Needs::Nothing, async |tx| {
+            if input.mailing_id.is_some() && !store::mailings::exists(tx, mailing_id).await? {
+                return Err(ApiError::NotFound("Mailing not found".to_owned()));
+            }
+            let sender = store::senders::address(tx, input.sender_id)
+                .await?
+                .ok_or_else(|| ApiError::BadRequest("Unknown sender".to_owned()))?;
+            let body = mail::links::refcode_test_links(
+                tx,
+                mailing_id,
+                input.send_time,
+                "a",
+                &input.body_html,
+            )
+            .await?;
+            Ok((sender, body))
+        })
+        .await?;
     let to = auth.0.claims.user.email.clone();
     let first_name =
         crate::identity::first_name(state, &auth.0.realm(), auth.0.claims.user.id).await?;

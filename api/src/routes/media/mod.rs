@@ -81,6 +81,7 @@ impl MediaApi {
             AdPlatform::Other => parse_mapping(body.mapping.as_deref())?,
             AdPlatform::Meta | AdPlatform::Google => BTreeMap::new(),
         };
+        // By hand: the upload's transaction goes to the job queue, which commits it with the job's row.
         let tx = state.tenancy.begin(&auth.0.client).await?;
         crate::uploads::store_and_enqueue(
             &state,
@@ -135,22 +136,25 @@ impl MediaApi {
         level: Query<Option<MediaLevel>>,
         #[oai(name = "campaignId")] campaign_id: Query<Option<i64>>,
     ) -> Result<Json<MediaPerformance>, ApiError> {
-        auth.0.require(PAGE_MEDIA)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (from, to) = range(&mut tx, from.0, to.0).await?;
         let level = match level.0.unwrap_or(MediaLevel::Campaign) {
             MediaLevel::Campaign => Level::Campaign,
             MediaLevel::Group => Level::Group,
             MediaLevel::Ad => Level::Ad,
         };
-        let rows = media::performance(&mut tx, level, from, to, campaign_id.0).await?;
-        let total = media::performance(&mut tx, Level::Total, from, to, campaign_id.0)
-            .await?
+        let ((from, to), rows, total) = auth
+            .0
+            .tx(&state, PAGE_MEDIA, async |tx| {
+                let (from, to) = range(tx, from.0, to.0).await?;
+                let rows = media::performance(tx, level, from, to, campaign_id.0).await?;
+                let total = media::performance(tx, Level::Total, from, to, campaign_id.0).await?;
+                Ok(((from, to), rows, total))
+            })
+            .await?;
+        let total = total
             .into_iter()
             .next()
             .map(MediaRow::from)
             .unwrap_or_else(empty_total);
-        tx.commit().await?;
         Ok(Json(MediaPerformance {
             from,
             to,
@@ -173,11 +177,13 @@ impl MediaApi {
         to: Query<Option<NaiveDate>>,
         #[oai(name = "campaignId")] campaign_id: Query<Option<i64>>,
     ) -> Result<Json<Vec<MediaDay>>, ApiError> {
-        auth.0.require(PAGE_MEDIA)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let (from, to) = range(&mut tx, from.0, to.0).await?;
-        let days = media::series(&mut tx, from, to, campaign_id.0).await?;
-        tx.commit().await?;
+        let days = auth
+            .0
+            .tx(&state, PAGE_MEDIA, async |tx| {
+                let (from, to) = range(tx, from.0, to.0).await?;
+                Ok(media::series(tx, from, to, campaign_id.0).await?)
+            })
+            .await?;
         Ok(Json(
             days.into_iter()
                 .map(|d| MediaDay {
@@ -196,10 +202,14 @@ impl MediaApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<MediaAd>>, ApiError> {
-        auth.0.require(PAGE_MEDIA)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let ads = media::ad_codes(&mut tx).await?;
-        tx.commit().await?;
+        let ads = auth
+            .0
+            .tx(
+                &state,
+                PAGE_MEDIA,
+                async |tx| Ok(media::ad_codes(tx).await?),
+            )
+            .await?;
         Ok(Json(
             ads.into_iter()
                 .map(|a| MediaAd {
@@ -228,7 +238,7 @@ impl MediaApi {
         id: Path<i64>,
         body: Json<AdCodesInput>,
     ) -> Result<Json<MediaAd>, ApiError> {
-        auth.0.require(PAGE_MEDIA)?;
+        auth.0.check(PAGE_MEDIA)?;
         let refcodes: Vec<String> = body
             .0
             .refcodes
@@ -251,20 +261,23 @@ impl MediaApi {
                 "{bad:?} is not a refcode: use letters, digits, underscores and dashes"
             )));
         }
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        media::set_codes(&mut tx, id.0, &refcodes, &body.0.origin_code_ids)
-            .await
-            .map_err(|e| match e {
-                CodesError::NoAd => ApiError::NotFound("No such ad".to_owned()),
-                CodesError::Db(e) => ApiError::from(e),
-                other => ApiError::Conflict(other.to_string()),
-            })?;
-        let ad = media::ad_codes(&mut tx)
-            .await?
-            .into_iter()
-            .find(|a| a.id == id.0)
-            .ok_or_else(|| ApiError::NotFound("No such ad".to_owned()))?;
-        tx.commit().await?;
+        let ad = auth
+            .0
+            .tx(&state, PAGE_MEDIA, async |tx| {
+                media::set_codes(tx, id.0, &refcodes, &body.0.origin_code_ids)
+                    .await
+                    .map_err(|e| match e {
+                        CodesError::NoAd => ApiError::NotFound("No such ad".to_owned()),
+                        CodesError::Db(e) => ApiError::from(e),
+                        other => ApiError::Conflict(other.to_string()),
+                    })?;
+                media::ad_codes(tx)
+                    .await?
+                    .into_iter()
+                    .find(|a| a.id == id.0)
+                    .ok_or_else(|| ApiError::NotFound("No such ad".to_owned()))
+            })
+            .await?;
         Ok(Json(MediaAd {
             id: ad.id,
             name: ad.name,
@@ -325,10 +338,12 @@ async fn names(
     auth: &ClientAuth,
     level: Level,
 ) -> Result<Json<Vec<AdName>>, ApiError> {
-    auth.0.require(PAGE_MEDIA)?;
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    let rows = media::names(&mut tx, level).await?;
-    tx.commit().await?;
+    let rows = auth
+        .0
+        .tx(state, PAGE_MEDIA, async |tx| {
+            Ok(media::names(tx, level).await?)
+        })
+        .await?;
     Ok(Json(
         rows.into_iter()
             .map(|n| AdName {

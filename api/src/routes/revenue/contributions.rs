@@ -181,7 +181,6 @@ impl ContributionsApi {
         )]
         page_size: Query<i64>,
     ) -> Result<Json<GiftPage>, ApiError> {
-        auth.0.require(PAGE_CONTRIBUTIONS)?;
         let filter = GiftFilter {
             source_code_id: source_code_id.0,
             refunded: refunded.0,
@@ -192,24 +191,25 @@ impl ContributionsApi {
             column: sort.0.unwrap_or(GiftSort::PaidAt).column(),
             descending: order.0.unwrap_or(SortOrder::Desc) == SortOrder::Desc,
         };
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let range = resolve_range(&mut tx, from.0, to.0).await?;
-        let total = gifts::count(&mut tx, &range, &filter).await?;
-        let items = gifts::page(
-            &mut tx,
-            &range,
-            &filter,
-            sort,
-            page_size.0,
-            (page.0 - 1) * page_size.0,
-        )
-        .await?
-        .into_iter()
-        .map(Gift::from)
-        .collect();
-        tx.commit().await?;
+        let (total, rows) = auth
+            .0
+            .tx(&state, PAGE_CONTRIBUTIONS, async |tx| {
+                let range = resolve_range(tx, from.0, to.0).await?;
+                let total = gifts::count(tx, &range, &filter).await?;
+                let rows = gifts::page(
+                    tx,
+                    &range,
+                    &filter,
+                    sort,
+                    page_size.0,
+                    (page.0 - 1) * page_size.0,
+                )
+                .await?;
+                Ok((total, rows))
+            })
+            .await?;
         Ok(Json(GiftPage {
-            items,
+            items: rows.into_iter().map(Gift::from).collect(),
             total,
             page: page.0,
             page_size: page_size.0,

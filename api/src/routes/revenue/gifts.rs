@@ -223,6 +223,7 @@ pub(super) async fn open_export(
     filter: GiftFilter,
 ) -> Result<Export, ApiError> {
     auth.0.require(PAGE_CONTRIBUTIONS)?;
+    // By hand: the export's rows are read while its body is sent, so the transaction outlives the handler.
     let mut tx = state.tenancy.begin(&auth.0.client).await?;
     let range = resolve_range(&mut tx, from, to).await?;
     Ok(Export { tx, range, filter })

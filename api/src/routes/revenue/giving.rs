@@ -88,13 +88,16 @@ impl RevenueSelectionApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<ContactGivingDetail>, ApiError> {
-        auth.0.require(PAGE_CONTACTS)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let summary = gifts::contact_giving(&mut tx, id.0)
-            .await?
-            .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
-        let gifts = gifts::of_contact(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let (summary, gifts) = auth
+            .0
+            .tx(&state, PAGE_CONTACTS, async |tx| {
+                let summary = gifts::contact_giving(tx, id.0)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound("Contact not found".to_owned()))?;
+                let gifts = gifts::of_contact(tx, id.0).await?;
+                Ok((summary, gifts))
+            })
+            .await?;
         let summary = ContactGiving {
             first_gift: summary.first_gift,
             last_gift: summary.last_gift,

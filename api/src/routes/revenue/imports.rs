@@ -88,6 +88,7 @@ impl ContributionImportsApi {
             Platform::Mapped => parse_mapping(body.mapping.as_deref())?,
             Platform::Actblue | Platform::Winred => BTreeMap::new(),
         };
+        // By hand: the upload's transaction goes to the job queue, which commits it with the job's row.
         let tx = state.tenancy.begin(&auth.0.client).await?;
         crate::uploads::store_and_enqueue(
             &state,

@@ -4,7 +4,7 @@
 
 mod export;
 
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::state::SharedState;
 use chrono::NaiveDate;
@@ -138,13 +138,16 @@ async fn rows(
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
 ) -> Result<((NaiveDate, NaiveDate), Vec<FlightRow>, String), ApiError> {
-    auth.0.require(PAGE_PERFORMANCE)?;
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    let range = range(&mut tx, from, to).await?;
-    let rows = store::flights::flights(&mut tx, range.0, range.1, None).await?;
-    // The zone the flights' days are counted in, named in the exports.
-    let tz = store::flights::time_zone(&mut tx).await?;
-    tx.commit().await?;
+    let (range, rows, tz) = auth
+        .0
+        .tx(state, PAGE_PERFORMANCE, async |tx| {
+            let range = range(tx, from, to).await?;
+            let rows = store::flights::flights(tx, range.0, range.1, None).await?;
+            // The zone the flights' days are counted in, named in the exports.
+            let tz = store::flights::time_zone(tx).await?;
+            Ok((range, rows, tz))
+        })
+        .await?;
     Ok((
         range,
         rows.into_iter()
@@ -188,10 +191,13 @@ async fn links(
     auth: &ClientAuth,
     id: i64,
 ) -> Result<Vec<LinkClicks>, ApiError> {
-    let mut tx = state.tenancy.begin(&auth.0.client).await?;
-    sent_mailing(&mut tx, id).await?;
-    let rows = store::flights::link_clicks(&mut tx, id).await?;
-    tx.commit().await?;
+    let rows = auth
+        .0
+        .tx(state, Needs::Nothing, async |tx| {
+            sent_mailing(tx, id).await?;
+            Ok(store::flights::link_clicks(tx, id).await?)
+        })
+        .await?;
     Ok(rows
         .into_iter()
         .map(|l| LinkClicks {
@@ -303,10 +309,13 @@ impl FlightsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Vec<HourCounts>>, ApiError> {
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        sent_mailing(&mut tx, id.0).await?;
-        let rows = store::flights::first_48_hours(&mut tx, id.0).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, Needs::Nothing, async |tx| {
+                sent_mailing(tx, id.0).await?;
+                Ok(store::flights::first_48_hours(tx, id.0).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|h| HourCounts {
@@ -329,10 +338,12 @@ impl FlightsApi {
         state: Data<&SharedState>,
         auth: ClientAuth,
     ) -> Result<Json<Vec<FlightOption>>, ApiError> {
-        auth.0.require(crate::auth::PAGE_PERFORMANCE)?;
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        let rows = store::flights::flight_names(&mut tx).await?;
-        tx.commit().await?;
+        let rows = auth
+            .0
+            .tx(&state, PAGE_PERFORMANCE, async |tx| {
+                Ok(store::flights::flight_names(tx).await?)
+            })
+            .await?;
         Ok(Json(
             rows.into_iter()
                 .map(|(id, label)| FlightOption {
