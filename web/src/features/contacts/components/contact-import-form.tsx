@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { useImportContacts, useListImportFields } from '@/api/gen';
+import { columnsFor, DataTable } from '@/components/data-table';
 import {
   ColumnMapping,
   guessMapping,
@@ -22,10 +22,8 @@ interface ChosenFile {
   columns: string[];
 }
 
-/**
- * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
- * optionally name an origin code, and start the import job.
- */
+const previewCol = columnsFor<string[]>();
+
 /** The first rows of the file as the import will read them, each column headed by the field it goes to. */
 function ImportPreview({
   preview,
@@ -36,39 +34,44 @@ function ImportPreview({
   mapping: ColumnMappingValue;
   fields: readonly { id: string; label: string }[];
 }) {
-  const target = (column: string) => fields.find((f) => f.id === mapping[column])?.label ?? 'Not imported';
+  // Columns by position (a file may repeat a header), made again only when the file or the mapping changes: a cell
+  // is a component, and a new cell function remounts it.
+  const columns = useMemo(() => {
+    const target = (column: string) => fields.find((f) => f.id === mapping[column])?.label ?? 'Not imported';
+    return preview.columns.map((column, i) =>
+      previewCol.display({
+        id: String(i),
+        header: () => (
+          <>
+            {column}
+            <div className="small fw-normal text-body-secondary">→ {target(column)}</div>
+          </>
+        ),
+        cell: ({ row }) => row.original[i] ?? '',
+      }),
+    );
+  }, [preview.columns, mapping, fields]);
   return (
     <section className="mb-3" aria-labelledby="contact-import-preview-title">
       <h2 id="contact-import-preview-title" className="form-label fs-6">
         Preview of the first rows
       </h2>
-      <div className="table-responsive">
-        <Table responsive size="sm" bordered aria-labelledby="contact-import-preview-title">
-          <thead>
-            <tr>
-              {preview.columns.map((column, i) => (
-                <th key={i} scope="col">
-                  {column}
-                  <div className="small fw-normal text-body-secondary">→ {target(column)}</div>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, r) => (
-              <tr key={r}>
-                {preview.columns.map((_, c) => (
-                  <td key={c}>{row[c] ?? ''}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </div>
+      <DataTable
+        label="Preview of the first rows"
+        columns={columns}
+        data={preview.rows}
+        striped={false}
+        bordered
+        className=""
+      />
     </section>
   );
 }
 
+/**
+ * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
+ * optionally name an origin code, and start the import job.
+ */
 export function ContactImportForm() {
   const navigate = useNavigate();
   const fields = useListImportFields({ query: { meta: { errorMessage: 'Could not load the import fields' } } });
