@@ -6,6 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate } from 'react-router';
 import { useImportContacts, useListImportFields } from '@/api/gen';
 import { columnsFor, DataTable } from '@/components/data-table';
+import { Field } from '@/components/form/field';
 import {
   ColumnMapping,
   guessMapping,
@@ -145,21 +146,22 @@ export function ContactImportForm() {
 
   return (
     <Form onSubmit={submit} noValidate>
-      <Form.Group className="mb-3" controlId="contact-import-file">
-        <Form.Label>File</Form.Label>
-        <Form.Control
-          type="file"
-          accept={MAPPABLE_EXTENSIONS.join(',')}
-          onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
-          isInvalid={fileError !== null}
-          disabled={importContacts.isPending || !fields.isSuccess}
-        />
-        <Form.Text>
-          A .csv or .txt file whose first row names its columns (comma, semicolon or tab separated). Excel files
-          cannot be mapped here; save them as CSV first.
-        </Form.Text>
-        {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
-      </Form.Group>
+      <Field
+        id="contact-import-file"
+        label="File"
+        type="file"
+        accept={MAPPABLE_EXTENSIONS.join(',')}
+        onChange={(e) => void chooseFile(e.target.files?.[0])}
+        invalid={fileError !== null}
+        error={fileError}
+        disabled={importContacts.isPending || !fields.isSuccess}
+        hint={
+          <Form.Text>
+            A .csv or .txt file whose first row names its columns (comma, semicolon or tab separated). Excel files
+            cannot be mapped here; save them as CSV first.
+          </Form.Text>
+        }
+      />
 
       {reading && <Spinner animation="border" size="sm" role="status" aria-label="Reading file" />}
       {fields.isError && <Alert variant="danger">Could not load the import fields.</Alert>}
@@ -181,16 +183,15 @@ export function ContactImportForm() {
         <ImportPreview preview={preview} mapping={mapping} fields={fields.data} />
       )}
 
-      <Form.Group className="mb-3" controlId="contact-import-origin-code">
-        <Form.Label>Origin code</Form.Label>
-        <Form.Control
-          type="text"
-          value={originCode}
-          onChange={(e) => setOriginCode(e.target.value)}
-          disabled={importContacts.isPending}
-        />
-        <Form.Text>Optional: the origin code of contacts created by this import.</Form.Text>
-      </Form.Group>
+      <Field
+        id="contact-import-origin-code"
+        label="Origin code"
+        type="text"
+        value={originCode}
+        onChange={(e) => setOriginCode(e.target.value)}
+        disabled={importContacts.isPending}
+        hint={<Form.Text>Optional: the origin code of contacts created by this import.</Form.Text>}
+      />
 
       <Button type="submit" disabled={!canSubmit}>
         {importContacts.isPending ? 'Importing…' : 'Import'}
