@@ -1,7 +1,14 @@
-import type { ReactNode } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { createColumnHelper, tableFeatures, useTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type Row,
+  type RowData,
+} from '@tanstack/react-table';
 import { ColumnChoice, useHiddenColumns } from '@/components/column-choice';
 import { formatCount } from '@/lib/format';
 
@@ -19,6 +26,10 @@ export interface SortState {
 
 export interface DataTableProps<T extends RowData> {
   label: string;
+  /**
+   * Fixed (module-level or memoized) column definitions: a cell function renders as a component, so a new one each
+   * render remounts its cells (an input loses its focus). What changes (a value, a handler) travels in the rows.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column value types differ per column
   columns: ColumnDef<DataTableFeatures, T, any>[];
   data: T[];
@@ -42,6 +53,14 @@ export interface DataTableProps<T extends RowData> {
   rowHeader?: boolean;
   /** Extra classes per column id, for its cells (e.g. `text-break` for long addresses). */
   cellClassName?: Record<string, string>;
+  /** Extra classes per column id, for its header (e.g. `text-nowrap`). */
+  headerClassName?: Record<string, string>;
+  /** A stable id per row (default: its index), so a row keeps its state (a field being typed in) when rows move. */
+  getRowId?: (row: T, index: number) => string;
+  /**
+   * A full-width row under the row (e.g. the links of an opened flight); none when it answers null or undefined.
+   */
+  rowDetail?: (row: T) => ReactNode;
   /** Extra classes per row (e.g. a total row). */
   rowClassName?: (row: T) => string | undefined;
   /** Shown in one full-width row when there are no rows. */
@@ -50,8 +69,14 @@ export interface DataTableProps<T extends RowData> {
   headless?: boolean;
   /** Rows after the body (totals), as `<tr>` elements. */
   footer?: ReactNode;
+  /**
+   * Rows after the body (totals) rendered through the same columns as the data, so they align with it and follow
+   * the user's column choice. Their ids (getRowId) must differ from the data's.
+   */
+  footerRows?: T[];
   /** Bootstrap table options: stripes (default on), the compact size (default on), hover (default: rows are links). */
   striped?: boolean;
+  bordered?: boolean;
   small?: boolean;
   hover?: boolean;
   className?: string;
@@ -76,24 +101,60 @@ export function DataTable<T extends RowData>({
   columnChoiceKey,
   rowHeader = false,
   cellClassName = {},
+  headerClassName = {},
+  getRowId,
+  rowDetail,
   rowClassName,
   empty,
   headless = false,
   footer,
+  footerRows,
   striped = true,
+  bordered = false,
   small = true,
   hover,
   className = 'mb-2',
   ariaBusy,
 }: DataTableProps<T>) {
-  const table = useTable({ features: dataTableFeatures, columns, data });
+  // Footer rows go through the table with the data (so their cells come from the same columns) and are split off.
+  const rowsAndTotals = useMemo(() => (footerRows?.length ? [...data, ...footerRows] : data), [data, footerRows]);
+  const table = useTable({ features: dataTableFeatures, columns, data: rowsAndTotals, getRowId });
   const [hidden, toggleColumn] = useHiddenColumns(columnChoiceKey);
   const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : 1;
   const leafColumns = table.getAllLeafColumns();
   const shown = (id: string) => !hidden.has(id) || id === leafColumns[0]?.id;
   const shownCount = leafColumns.filter((c) => shown(c.id)).length;
   const classes = [stickyFirst ? 'table-sticky-first' : '', className].filter(Boolean).join(' ');
-  const rows = table.getRowModel().rows;
+  const allRows = table.getRowModel().rows;
+  const rows = allRows.slice(0, data.length);
+  const totals = allRows.slice(data.length);
+  // A total row is not a link: only body rows take the click.
+  const renderRow = (row: Row<DataTableFeatures, T>, clickable: boolean) => (
+    <tr
+      key={row.id}
+      className={rowClassName?.(row.original)}
+      onClick={clickable && onRowClick ? () => onRowClick(row.original) : undefined}
+      style={clickable && onRowClick ? { cursor: 'pointer' } : undefined}
+    >
+      {row
+        .getAllCells()
+        .filter((cell) => shown(cell.column.id))
+        .map((cell, i) => {
+          const id = cell.column.id;
+          const align =
+            [numeric.includes(id) ? 'text-end' : '', cellClassName[id] ?? ''].filter(Boolean).join(' ') || undefined;
+          return rowHeader && i === 0 ? (
+            <th key={cell.id} scope="row" className={align}>
+              <table.FlexRender cell={cell} />
+            </th>
+          ) : (
+            <td key={cell.id} className={align}>
+              <table.FlexRender cell={cell} />
+            </td>
+          );
+        })}
+    </tr>
+  );
   return (
     <>
       {columnChoiceKey && (
@@ -112,6 +173,7 @@ export function DataTable<T extends RowData>({
       <div className="table-responsive" tabIndex={0} role="region" aria-label={`${label} (scrolls sideways)`}>
       <Table
         striped={striped}
+        bordered={bordered}
         hover={hover ?? Boolean(onRowClick)}
         size={small ? 'sm' : undefined}
         aria-label={label}
@@ -126,7 +188,9 @@ export function DataTable<T extends RowData>({
                 const id = header.column.id;
                 const canSort = sortable.includes(id) && onSortChange;
                 const active = sort?.id === id;
-                const align = numeric.includes(id) ? 'text-end' : undefined;
+                const align =
+                  [numeric.includes(id) ? 'text-end' : '', headerClassName[id] ?? ''].filter(Boolean).join(' ') ||
+                  undefined;
                 return (
                   <th
                     key={header.id}
@@ -162,35 +226,26 @@ export function DataTable<T extends RowData>({
               </td>
             </tr>
           )}
-          {rows.map((row) => (
-            <tr
-              key={row.id}
-              className={rowClassName?.(row.original)}
-              onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-              style={onRowClick ? { cursor: 'pointer' } : undefined}
-            >
-              {row
-                .getAllCells()
-                .filter((cell) => shown(cell.column.id))
-                .map((cell, i) => {
-                  const id = cell.column.id;
-                  const align =
-                    [numeric.includes(id) ? 'text-end' : '', cellClassName[id] ?? ''].filter(Boolean).join(' ') ||
-                    undefined;
-                  return rowHeader && i === 0 ? (
-                    <th key={cell.id} scope="row" className={align}>
-                      <table.FlexRender cell={cell} />
-                    </th>
-                  ) : (
-                    <td key={cell.id} className={align}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  );
-                })}
-            </tr>
-          ))}
+          {rows.map((row) => {
+            const detail = rowDetail?.(row.original);
+            return (
+              <Fragment key={row.id}>
+                {renderRow(row, true)}
+                {detail !== null && detail !== undefined && (
+                  <tr>
+                    <td colSpan={shownCount}>{detail}</td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
-        {footer && <tfoot>{footer}</tfoot>}
+        {(footer || totals.length > 0) && (
+          <tfoot>
+            {totals.map((row) => renderRow(row, false))}
+            {footer}
+          </tfoot>
+        )}
       </Table>
       </div>
       {paging && (

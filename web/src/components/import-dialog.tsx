@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Job } from '@/api/gen/model';
 import { ColumnMapping, mappedColumns, validateMapping, type MappingField } from '@/components/form/column-mapping';
+import { Field } from '@/components/form/field';
 import { ImportDialogFooter } from '@/components/form/import-dialog-footer';
 import { useMappedFile } from '@/components/form/use-mapped-file';
 import { MAPPABLE_EXTENSIONS } from '@/lib/header-row';
@@ -123,18 +124,18 @@ export function ImportDialog(props: ImportDialogProps) {
             ))}
             <Form.Text as="p">{platform.hint}</Form.Text>
           </fieldset>
-          <Form.Group className="mb-3" controlId={`${idPrefix}-file`}>
-            <Form.Label>File</Form.Label>
-            <Form.Control
-              key={platform.id}
-              type="file"
-              accept={mapped ? MAPPABLE_EXTENSIONS.join(',') : platform.accept}
-              onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
-              isInvalid={fileError !== null}
-              disabled={importFile.isPending}
-            />
-            {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
-          </Form.Group>
+          <Field
+            // A new platform starts from an empty picker.
+            key={platform.id}
+            id={`${idPrefix}-file`}
+            label="File"
+            type="file"
+            accept={mapped ? MAPPABLE_EXTENSIONS.join(',') : platform.accept}
+            onChange={(e) => void chooseFile(e.target.files?.[0])}
+            invalid={fileError !== null}
+            error={fileError}
+            disabled={importFile.isPending}
+          />
           {mapped && fieldList.isError && <Alert variant="danger">Could not load the import fields.</Alert>}
           {mapped && file && fieldList.isSuccess && (
             <Form.Group className="mb-3">

@@ -9,6 +9,7 @@ import {
   type MappingField,
   validateMapping,
 } from '@/components/form/column-mapping';
+import { Field } from '@/components/form/field';
 import { ImportDialogFooter } from '@/components/form/import-dialog-footer';
 import { useMappedFile } from '@/components/form/use-mapped-file';
 import { MAPPABLE_EXTENSIONS } from '@/lib/header-row';
@@ -78,18 +79,17 @@ export function MappedImportDialog({
         </Modal.Header>
         <Modal.Body>
           {children}
-          <Form.Group className="mb-3" controlId="mapped-import-file">
-            <Form.Label>File</Form.Label>
-            <Form.Control
-              type="file"
-              accept={MAPPABLE_EXTENSIONS.join(',')}
-              onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
-              isInvalid={fileError !== null}
-              disabled={pending || fields === undefined}
-            />
-            {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
-            {hint && <Form.Text as="p">{hint}</Form.Text>}
-          </Form.Group>
+          <Field
+            id="mapped-import-file"
+            label="File"
+            type="file"
+            accept={MAPPABLE_EXTENSIONS.join(',')}
+            onChange={(e) => void chooseFile(e.target.files?.[0])}
+            invalid={fileError !== null}
+            error={fileError}
+            disabled={pending || fields === undefined}
+            hint={hint && <Form.Text as="p">{hint}</Form.Text>}
+          />
           {fieldsError && <Alert variant="danger">Could not load the import fields.</Alert>}
           {file && fields && (
             <Form.Group className="mb-3">

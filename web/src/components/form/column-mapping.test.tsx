@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ColumnMapping, guessMapping, mappedColumns, validateMapping, type ColumnMappingValue } from './column-mapping';
@@ -43,6 +43,24 @@ describe('ColumnMapping', () => {
     await userEvent.selectOptions(email, '');
     expect(screen.getByRole('alert')).toHaveTextContent('Map a column to Email');
     expect(screen.getByTestId('json')).toHaveTextContent(JSON.stringify({ Given: 'first_name' }));
+  });
+});
+
+describe('the column mapping table', () => {
+  it('has a row per file column: its name labelling the select of its field', async () => {
+    render(<Harness initial={{ Surname: 'last_name' }} />);
+    const table = screen.getByRole('table', { name: 'Column mapping' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['File column', 'Field']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0].textContent)).toEqual(['E-mail address', 'Given', 'Surname']);
+    expect(within(rows[2]).getByRole('combobox', { name: 'Surname' })).toHaveValue('last_name');
+
+    // Choosing keeps the focus on the select (the row is not drawn anew).
+    const given = within(rows[1]).getByRole('combobox', { name: 'Given' });
+    await userEvent.selectOptions(given, 'first_name');
+    expect(given).toBeInTheDocument();
+    expect(given).toHaveFocus();
+    expect(given).toHaveValue('first_name');
   });
 });
 

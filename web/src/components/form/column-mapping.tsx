@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
+import { columnsFor, DataTable } from '@/components/data-table';
 
 export interface MappingField {
   id: string;
@@ -109,6 +109,54 @@ export interface ColumnMappingProps {
 }
 
 /**
+ * One file column of the mapping table with all its select needs: the columns are fixed (a cell is a component,
+ * and a new cell function each render would remount the select and lose its focus).
+ */
+interface MappingRow {
+  column: string;
+  /** The select's id; the column's name labels it. */
+  selectId: string;
+  current: string;
+  fields: readonly MappingField[];
+  /** Fields chosen for another column, not offered again. */
+  usedElsewhere: Set<string>;
+  disabled: boolean;
+  onChoose: (field: string) => void;
+}
+
+const mappingCol = columnsFor<MappingRow>();
+const mappingColumns = mappingCol.columns([
+  mappingCol.accessor('column', {
+    header: 'File column',
+    cell: ({ row: { original } }) => (
+      <label htmlFor={original.selectId} className="mb-0">
+        {original.column}
+      </label>
+    ),
+  }),
+  mappingCol.display({
+    id: 'field',
+    header: 'Field',
+    cell: ({ row: { original } }) => (
+      <Form.Select
+        id={original.selectId}
+        size="sm"
+        value={original.current}
+        disabled={original.disabled}
+        onChange={(e) => original.onChoose(e.target.value)}
+      >
+        <option value="">Ignore</option>
+        {original.fields.map((field) => (
+          <option key={field.id} value={field.id} disabled={original.usedElsewhere.has(field.id)}>
+            {field.label}
+          </option>
+        ))}
+      </Form.Select>
+    ),
+  }),
+]);
+
+/**
  * Column mapping: each file column gets a select of fields with "Ignore" as the empty choice. A field already chosen
  * for another column is not offered again, and the mapping's problems ("Map a column to Email") show below.
  */
@@ -128,52 +176,29 @@ export function ColumnMapping({
     else next[column] = field;
     onChange(next);
   };
+  const rows: MappingRow[] = columns.map((column, i) => ({
+    column,
+    selectId: `${id}-${i}`,
+    current: value[column] ?? '',
+    fields,
+    usedElsewhere: new Set(
+      Object.entries(value)
+        .filter(([other, field]) => other !== column && field !== '')
+        .map(([, field]) => field),
+    ),
+    disabled,
+    onChoose: (field) => setColumn(column, field),
+  }));
   return (
     <div>
-      <Table responsive size="sm" className="align-middle" aria-label="Column mapping">
-        <thead>
-          <tr>
-            <th scope="col">File column</th>
-            <th scope="col">Field</th>
-          </tr>
-        </thead>
-        <tbody>
-          {columns.map((column, i) => {
-            const selectId = `${id}-${i}`;
-            const current = value[column] ?? '';
-            const usedElsewhere = new Set(
-              Object.entries(value)
-                .filter(([other, field]) => other !== column && field !== '')
-                .map(([, field]) => field),
-            );
-            return (
-              <tr key={`${i}-${column}`}>
-                <td>
-                  <label htmlFor={selectId} className="mb-0">
-                    {column}
-                  </label>
-                </td>
-                <td>
-                  <Form.Select
-                    id={selectId}
-                    size="sm"
-                    value={current}
-                    disabled={disabled}
-                    onChange={(e) => setColumn(column, e.target.value)}
-                  >
-                    <option value="">Ignore</option>
-                    {fields.map((field) => (
-                      <option key={field.id} value={field.id} disabled={usedElsewhere.has(field.id)}>
-                        {field.label}
-                      </option>
-                    ))}
-                  </Form.Select>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </Table>
+      <DataTable
+        label="Column mapping"
+        columns={mappingColumns}
+        data={rows}
+        getRowId={(row, i) => `${i}-${row.column}`}
+        striped={false}
+        className="align-middle"
+      />
       {errors.length > 0 && (
         <div className="text-danger small" role="alert">
           {errors.map((error) => (

@@ -1,5 +1,6 @@
 import type { ChangeEvent, ComponentProps, FocusEvent, InputHTMLAttributes, ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
 
 type ControlProps = Omit<
   InputHTMLAttributes<HTMLInputElement>,
@@ -23,8 +24,18 @@ interface FieldBase {
   invalid?: boolean;
   /** The message shown while the field is invalid. */
   error?: ReactNode;
-  /** Help under the control (after the message). */
+  /** Help under the control (after the message), not linked to it. */
   hint?: ReactNode;
+  /**
+   * The rule the value must meet, linked to the control and shown under it while the field is valid; while invalid
+   * the error takes its place (and its id), so the control is always described by the one message that shows.
+   */
+  rule?: ReactNode;
+  /** The id of the message (the error, or the rule in its place); default `${id}-error`. */
+  messageId?: string;
+  /** Add-ons before and after the control (a colour picker, a button), which then sit in one input group. */
+  before?: ReactNode;
+  after?: ReactNode;
   /** Classes of the group around label, control and message (default `mb-3`). */
   className?: string;
   labelClassName?: string;
@@ -42,25 +53,57 @@ export type FieldProps = FieldBase &
  * message is linked to the control (aria-describedby) while it shows.
  */
 export function Field(props: FieldProps) {
-  const { id, label, invalid = false, error, hint, className = 'mb-3', labelClassName, select, children, ...control } =
-    props;
-  const errorId = `${id}-error`;
-  const described = invalid && error ? errorId : undefined;
+  const {
+    id,
+    label,
+    invalid = false,
+    error,
+    hint,
+    rule,
+    messageId = `${id}-error`,
+    before,
+    after,
+    className = 'mb-3',
+    labelClassName,
+    select,
+    children,
+    ...control
+  } = props;
+  const errorShown = invalid && Boolean(error);
+  const described = errorShown || (rule && !invalid) ? messageId : undefined;
+  const input = select ? (
+    // The input's props suit a select too (value, onChange, onBlur, required, disabled).
+    <Form.Select {...(control as SelectProps)} isInvalid={invalid} aria-describedby={described}>
+      {children}
+    </Form.Select>
+  ) : (
+    <Form.Control {...control} isInvalid={invalid} aria-describedby={described} />
+  );
+  // Without a rule the error stays in the page while valid: Bootstrap shows it only next to an invalid control.
+  const message =
+    error && (!rule || errorShown) ? (
+      <Form.Control.Feedback type="invalid" id={messageId}>
+        {error}
+      </Form.Control.Feedback>
+    ) : rule && !invalid ? (
+      <Form.Text id={messageId}>{rule}</Form.Text>
+    ) : null;
   return (
     <Form.Group className={className} controlId={id}>
       <Form.Label className={labelClassName}>{label}</Form.Label>
-      {select ? (
-        // The input's props suit a select too (value, onChange, onBlur, required, disabled).
-        <Form.Select {...(control as SelectProps)} isInvalid={invalid} aria-describedby={described}>
-          {children}
-        </Form.Select>
+      {before !== undefined || after !== undefined ? (
+        // Bootstrap rounds the group's corners by its last element: the message counts only when there is one.
+        <InputGroup hasValidation={message !== null}>
+          {before}
+          {input}
+          {after}
+          {message}
+        </InputGroup>
       ) : (
-        <Form.Control {...control} isInvalid={invalid} aria-describedby={described} />
-      )}
-      {error && (
-        <Form.Control.Feedback type="invalid" id={errorId}>
-          {error}
-        </Form.Control.Feedback>
+        <>
+          {input}
+          {message}
+        </>
       )}
       {hint}
     </Form.Group>

@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { Link, useNavigate } from 'react-router';
 import { useRegister } from '@/api/gen';
 import type { RegisterResponse } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { useAuthClient } from '../hooks/use-auth-client';
 import { REGISTER_NEEDS_CLIENT, REGISTER_TITLE, REGISTRATION_DUPLICATE, REGISTRATION_PENDING } from '../messages';
 import {
@@ -17,7 +18,7 @@ import {
   requiredError,
 } from '../validation';
 
-type Field = 'firstname' | 'lastname' | 'email' | 'phone' | 'password' | 'confirm';
+type FieldName = 'firstname' | 'lastname' | 'email' | 'phone' | 'password' | 'confirm';
 type TwoFactorMethod = 'email' | 'phone';
 
 export interface RegisterValues {
@@ -31,7 +32,7 @@ export interface RegisterValues {
 }
 
 /** Each field's problem (null when fine), by the spec's register rules. */
-export function registerErrors(values: RegisterValues): Record<Field, string | null> {
+export function registerErrors(values: RegisterValues): Record<FieldName, string | null> {
   return {
     firstname: requiredError(values.firstname),
     lastname: requiredError(values.lastname),
@@ -57,47 +58,12 @@ const EMPTY: RegisterValues = {
   confirm: '',
 };
 
-interface TextFieldProps {
-  field: Field;
-  label: string;
-  type?: string;
-  autoComplete?: string;
-  value: string;
-  problem: string | null;
-  show: boolean;
-  onChange: (value: string) => void;
-  onBlur: () => void;
-}
-
-function TextField({ field, label, type = 'text', autoComplete, value, problem, show, onChange, onBlur }: TextFieldProps) {
-  const id = `register-${field}`;
-  return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type={type}
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onBlur={onBlur}
-        isInvalid={show && problem !== null}
-        aria-describedby={`${id}-error`}
-      />
-      {show && problem && (
-        <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-          {problem}
-        </Form.Control.Feedback>
-      )}
-    </Form.Group>
-  );
-}
-
 /** "Sign up for a Compass account": a client user's registration. */
 export function RegisterForm() {
   const navigate = useNavigate();
   const { config, client, withClient } = useAuthClient();
   const [values, setValues] = useState<RegisterValues>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [result, setResult] = useState<string | null>(null);
 
@@ -124,8 +90,8 @@ export function RegisterForm() {
       return next;
     });
   };
-  const touch = (field: Field) => () => setTouched((t) => ({ ...t, [field]: true }));
-  const show = (field: Field) => submitted || Boolean(touched[field]);
+  const touch = (field: FieldName) => () => setTouched((t) => ({ ...t, [field]: true }));
+  const show = (field: FieldName) => submitted || Boolean(touched[field]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -165,17 +131,17 @@ export function RegisterForm() {
     );
   }
 
-  const field = (name: Field, label: string, type?: string, autoComplete?: string) => (
-    <TextField
-      field={name}
+  const field = (name: FieldName, label: string, type: string, autoComplete: string) => (
+    <Field
+      id={`register-${name}`}
       label={label}
       type={type}
       autoComplete={autoComplete}
       value={values[name]}
-      problem={errors[name]}
-      show={show(name)}
-      onChange={set(name)}
+      onChange={(e) => set(name)(e.target.value)}
       onBlur={touch(name)}
+      invalid={show(name) && errors[name] !== null}
+      error={show(name) && errors[name]}
     />
   );
 

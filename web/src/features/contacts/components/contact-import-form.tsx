@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { useImportContacts, useListImportFields } from '@/api/gen';
+import { columnsFor, DataTable } from '@/components/data-table';
+import { Field } from '@/components/form/field';
 import {
   ColumnMapping,
   guessMapping,
@@ -22,10 +23,8 @@ interface ChosenFile {
   columns: string[];
 }
 
-/**
- * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
- * optionally name an origin code, and start the import job.
- */
+const previewCol = columnsFor<string[]>();
+
 /** The first rows of the file as the import will read them, each column headed by the field it goes to. */
 function ImportPreview({
   preview,
@@ -36,39 +35,44 @@ function ImportPreview({
   mapping: ColumnMappingValue;
   fields: readonly { id: string; label: string }[];
 }) {
-  const target = (column: string) => fields.find((f) => f.id === mapping[column])?.label ?? 'Not imported';
+  // Columns by position (a file may repeat a header), made again only when the file or the mapping changes: a cell
+  // is a component, and a new cell function remounts it.
+  const columns = useMemo(() => {
+    const target = (column: string) => fields.find((f) => f.id === mapping[column])?.label ?? 'Not imported';
+    return preview.columns.map((column, i) =>
+      previewCol.display({
+        id: String(i),
+        header: () => (
+          <>
+            {column}
+            <div className="small fw-normal text-body-secondary">→ {target(column)}</div>
+          </>
+        ),
+        cell: ({ row }) => row.original[i] ?? '',
+      }),
+    );
+  }, [preview.columns, mapping, fields]);
   return (
     <section className="mb-3" aria-labelledby="contact-import-preview-title">
       <h2 id="contact-import-preview-title" className="form-label fs-6">
         Preview of the first rows
       </h2>
-      <div className="table-responsive">
-        <Table responsive size="sm" bordered aria-labelledby="contact-import-preview-title">
-          <thead>
-            <tr>
-              {preview.columns.map((column, i) => (
-                <th key={i} scope="col">
-                  {column}
-                  <div className="small fw-normal text-body-secondary">→ {target(column)}</div>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, r) => (
-              <tr key={r}>
-                {preview.columns.map((_, c) => (
-                  <td key={c}>{row[c] ?? ''}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </div>
+      <DataTable
+        label="Preview of the first rows"
+        columns={columns}
+        data={preview.rows}
+        striped={false}
+        bordered
+        className=""
+      />
     </section>
   );
 }
 
+/**
+ * Column-mapped contact import: choose a .csv/.txt file, map its columns (read in the browser) to contact fields,
+ * optionally name an origin code, and start the import job.
+ */
 export function ContactImportForm() {
   const navigate = useNavigate();
   const fields = useListImportFields({ query: { meta: { errorMessage: 'Could not load the import fields' } } });
@@ -142,21 +146,22 @@ export function ContactImportForm() {
 
   return (
     <Form onSubmit={submit} noValidate>
-      <Form.Group className="mb-3" controlId="contact-import-file">
-        <Form.Label>File</Form.Label>
-        <Form.Control
-          type="file"
-          accept={MAPPABLE_EXTENSIONS.join(',')}
-          onChange={(e) => void chooseFile((e.target as HTMLInputElement).files?.[0])}
-          isInvalid={fileError !== null}
-          disabled={importContacts.isPending || !fields.isSuccess}
-        />
-        <Form.Text>
-          A .csv or .txt file whose first row names its columns (comma, semicolon or tab separated). Excel files
-          cannot be mapped here; save them as CSV first.
-        </Form.Text>
-        {fileError && <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>}
-      </Form.Group>
+      <Field
+        id="contact-import-file"
+        label="File"
+        type="file"
+        accept={MAPPABLE_EXTENSIONS.join(',')}
+        onChange={(e) => void chooseFile(e.target.files?.[0])}
+        invalid={fileError !== null}
+        error={fileError}
+        disabled={importContacts.isPending || !fields.isSuccess}
+        hint={
+          <Form.Text>
+            A .csv or .txt file whose first row names its columns (comma, semicolon or tab separated). Excel files
+            cannot be mapped here; save them as CSV first.
+          </Form.Text>
+        }
+      />
 
       {reading && <Spinner animation="border" size="sm" role="status" aria-label="Reading file" />}
       {fields.isError && <Alert variant="danger">Could not load the import fields.</Alert>}
@@ -178,16 +183,15 @@ export function ContactImportForm() {
         <ImportPreview preview={preview} mapping={mapping} fields={fields.data} />
       )}
 
-      <Form.Group className="mb-3" controlId="contact-import-origin-code">
-        <Form.Label>Origin code</Form.Label>
-        <Form.Control
-          type="text"
-          value={originCode}
-          onChange={(e) => setOriginCode(e.target.value)}
-          disabled={importContacts.isPending}
-        />
-        <Form.Text>Optional: the origin code of contacts created by this import.</Form.Text>
-      </Form.Group>
+      <Field
+        id="contact-import-origin-code"
+        label="Origin code"
+        type="text"
+        value={originCode}
+        onChange={(e) => setOriginCode(e.target.value)}
+        disabled={importContacts.isPending}
+        hint={<Form.Text>Optional: the origin code of contacts created by this import.</Form.Text>}
+      />
 
       <Button type="submit" disabled={!canSubmit}>
         {importContacts.isPending ? 'Importing…' : 'Import'}

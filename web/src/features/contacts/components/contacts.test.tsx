@@ -244,6 +244,39 @@ describe('ContactImportForm', () => {
     expect(screen.getByRole('combobox', { name: 'Email' })).toHaveValue('email');
   });
 
+  it('previews the first rows, each column headed by the field it goes to', async () => {
+    server.use(
+      http.get('/api/imports/fields', () =>
+        HttpResponse.json([
+          { id: 'email', label: 'Email' },
+          { id: 'first_name', label: 'First name' },
+        ]),
+      ),
+    );
+    renderWithProviders(<ContactImportForm />);
+    const picker = screen.getByLabelText('File');
+    await waitFor(() => expect(picker).toBeEnabled());
+    const file = new File(['E-mail;First Name;Notes\nann@x.org;Ann;VIP\nbob@x.org;Bob;\n'], 'people.csv', { type: 'text/csv' });
+    await userEvent.upload(picker, file);
+
+    const preview = await screen.findByRole('table', { name: 'Preview of the first rows' });
+    expect(preview).toHaveClass('table-bordered');
+    expect(within(preview).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'E-mail→ Email',
+      'First Name→ First name',
+      'Notes→ Not imported',
+    ]);
+    const [, ann, bob] = within(preview).getAllByRole('row');
+    expect(within(ann).getAllByRole('cell').map((c) => c.textContent)).toEqual(['ann@x.org', 'Ann', 'VIP']);
+    expect(within(bob).getAllByRole('cell').map((c) => c.textContent)).toEqual(['bob@x.org', 'Bob', '']);
+
+    // The headers follow the mapping.
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'First Name' }), '');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Notes' }), 'first_name');
+    expect(within(preview).getByRole('columnheader', { name: /Notes/ })).toHaveTextContent('Notes→ First name');
+    expect(within(preview).getByRole('columnheader', { name: /First Name/ })).toHaveTextContent('→ Not imported');
+  });
+
   it('turns away files whose header row cannot be read here', async () => {
     server.use(http.all('*', () => HttpResponse.json([{ id: 'email', label: 'Email' }])));
     renderWithProviders(<ContactImportForm />);

@@ -1,7 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import type { FormStyle } from '@/api/gen/model';
 import { Field } from '@/components/form/field';
 import { DEFAULT_BACKGROUND, DEFAULT_PRIMARY } from './styled-form';
@@ -38,9 +37,11 @@ function ColourField({
 }) {
   const valid = colourValid(value);
   return (
-    <Form.Group className="mb-3 col-sm-6" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <InputGroup hasValidation>
+    <Field
+      id={id}
+      label={label}
+      className="mb-3 col-sm-6"
+      before={
         <Form.Control
           type="color"
           aria-label={`Pick ${label.toLowerCase()}`}
@@ -49,19 +50,14 @@ function ColourField({
           value={valid && value ? value : fallback}
           onChange={(e) => onChange(e.target.value)}
         />
-        <Form.Control
-          id={id}
-          value={value}
-          placeholder={fallback}
-          maxLength={7}
-          isInvalid={!valid}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        {!valid && (
-          <Form.Control.Feedback type="invalid">Enter a colour like #1a73e8, or leave it empty.</Form.Control.Feedback>
-        )}
-      </InputGroup>
-    </Form.Group>
+      }
+      value={value}
+      placeholder={fallback}
+      maxLength={7}
+      invalid={!valid}
+      error={!valid && 'Enter a colour like #1a73e8, or leave it empty.'}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }
 
@@ -108,25 +104,24 @@ export function FormStyleFields({ style, onChange }: { style: FormStyle; onChang
         fallback={DEFAULT_BACKGROUND}
         onChange={(backgroundColor) => set({ backgroundColor })}
       />
-      <Form.Group className="mb-3" controlId="crm-form-logo-url">
-        <Form.Label>Logo URL</Form.Label>
-        <InputGroup hasValidation>
-          <Form.Control
-            type="url"
-            value={uploaded ? '' : logo}
-            placeholder={uploaded ? 'Uploaded image' : 'https://…'}
-            maxLength={2000}
-            isInvalid={!uploaded && !logoValid(logo)}
-            onChange={(e) => set({ logoUrl: e.target.value })}
-          />
-          {logo && (
+      <Field
+        id="crm-form-logo-url"
+        label="Logo URL"
+        type="url"
+        value={uploaded ? '' : logo}
+        placeholder={uploaded ? 'Uploaded image' : 'https://…'}
+        maxLength={2000}
+        invalid={!uploaded && !logoValid(logo)}
+        error="The logo URL must start with https://"
+        onChange={(e) => set({ logoUrl: e.target.value })}
+        after={
+          logo ? (
             <Button variant="outline-secondary" onClick={() => set({ logoUrl: null })}>
               Remove logo
             </Button>
-          )}
-          <Form.Control.Feedback type="invalid">The logo URL must start with https://</Form.Control.Feedback>
-        </InputGroup>
-      </Form.Group>
+          ) : null
+        }
+      />
       <Field
         id="crm-form-logo-file"
         label="Or upload a logo"
@@ -137,15 +132,14 @@ export function FormStyleFields({ style, onChange }: { style: FormStyle; onChang
         error={uploadError}
         hint={<Form.Text muted>PNG, JPEG, GIF or WebP, at most 150 kB.</Form.Text>}
       />
-      <Form.Group className="mb-3" controlId="crm-form-button-text">
-        <Form.Label>Button text</Form.Label>
-        <Form.Control
-          value={style.buttonText ?? ''}
-          placeholder="As in the form body"
-          maxLength={100}
-          onChange={(e) => set({ buttonText: e.target.value })}
-        />
-      </Form.Group>
+      <Field
+        id="crm-form-button-text"
+        label="Button text"
+        value={style.buttonText ?? ''}
+        placeholder="As in the form body"
+        maxLength={100}
+        onChange={(e) => set({ buttonText: e.target.value })}
+      />
     </div>
   );
 }

@@ -1,7 +1,6 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useGetFlightLinks, useListFlights } from '@/api/gen';
 import type { FlightRow } from '@/api/gen/model';
 import { DateRangePicker } from '@/components/date-range-picker';
@@ -14,7 +13,7 @@ import { downloadFile } from '@/lib/download';
 import { groupFlights, sortFlights, type SortKey } from '../utils';
 import { ExternalMailingsSection } from './external-mailings-section';
 import { clientToday } from '@/lib/time-zone';
-import { columnsFor, DataTable } from '@/components/data-table';
+import { columnsFor, DataTable, type SortState } from '@/components/data-table';
 import type { LinkClicks as LinkClicksRow } from '@/api/gen/model';
 
 const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[] = [
@@ -36,6 +35,63 @@ const COLUMNS: { key: SortKey; label: string; cell: (r: FlightRow) => string }[]
   { key: 'clickRate', label: 'Click rate', cell: (r) => formatPercent(r.clickRate) },
   { key: 'unsubscribes', label: 'Unsubscribes', cell: (r) => formatCount(r.unsubscribes) },
 ];
+
+const FIGURES = COLUMNS.map((c) => c.key);
+const SORTABLE: string[] = ['day', ...FIGURES];
+const NOWRAP = Object.fromEntries(FIGURES.map((key) => [key, 'text-nowrap']));
+const isSortKey = (id: string): id is SortKey => SORTABLE.includes(id);
+
+/**
+ * A line of the table: a flight's total (with whether its links show and the toggle of its Links button), one of
+ * its variant × segment rows, or the range's total.
+ */
+type Line =
+  | { kind: 'flight'; row: FlightRow; linksOpen: boolean; toggleLinks: () => void }
+  | { kind: 'variant' | 'total'; row: FlightRow };
+
+const lineId = ({ kind, row }: Line) =>
+  kind === 'total'
+    ? 'total'
+    : kind === 'flight'
+      ? `${row.flightId}`
+      : `${row.flightId}-${row.variant}-${row.segmentId}`;
+
+const lineClass = ({ kind }: Line) =>
+  kind === 'flight' ? 'table-total-row fw-semibold' : kind === 'total' ? 'fw-bold' : undefined;
+
+const lineCol = columnsFor<Line>();
+
+// Fixed columns: a cell is a component, and a new cell function each render would remount it (losing the focus of
+// the Links button).
+const flightColumns = lineCol.columns([
+  lineCol.display({
+    id: 'day',
+    header: 'Flight',
+    cell: ({ row: { original: line } }) =>
+      line.kind === 'total' ? (
+        'Total'
+      ) : line.kind === 'flight' ? (
+        <>
+          {line.row.name} <span className="small">{line.row.day ? formatIsoDate(line.row.day) : ''}</span>{' '}
+          <Button variant="link" size="sm" className="p-0" onClick={line.toggleLinks}>
+            {line.linksOpen ? 'Hide links' : 'Links'}
+          </Button>
+        </>
+      ) : null,
+  }),
+  lineCol.display({
+    id: 'variant',
+    header: 'Variant',
+    cell: ({ row: { original: line } }) =>
+      line.kind === 'flight' ? 'All' : line.kind === 'variant' ? line.row.variant : null,
+  }),
+  lineCol.display({
+    id: 'segment',
+    header: 'Segment',
+    cell: ({ row: { original: line } }) => (line.kind === 'variant' ? line.row.segmentName : null),
+  }),
+  ...COLUMNS.map((c) => lineCol.display({ id: c.key, header: c.label, cell: ({ row }) => c.cell(row.original.row) })),
+]);
 
 function lastDays(n: number): DateRange {
   const today = clientToday();
@@ -72,33 +128,28 @@ function LinkClicks({ id }: { id: number }) {
 /** Email › Performance: every flight of the range by variant × segment, with totals, sorting and exports. */
 export function FlightsPage() {
   const [range, setRange] = useState<DateRange>(lastDays(90));
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'day', descending: true });
+  const [sort, setSort] = useState<{ id: SortKey; desc: boolean }>({ id: 'day', desc: true });
   const [open, setOpen] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const flights = useListFlights(range, { query: { meta: { errorMessage: 'Could not load the flights' } } });
   const grouped = groupFlights(flights.data ?? []);
-  const sorted = sortFlights(grouped.flights, sort.key, sort.descending);
+  const sorted = sortFlights(grouped.flights, sort.id, sort.desc);
+  const lines: Line[] = sorted.flatMap((f) => {
+    const flightId = f.total.flightId ?? null;
+    const linksOpen = open === flightId;
+    return [
+      { kind: 'flight' as const, row: f.total, linksOpen, toggleLinks: () => setOpen(linksOpen ? null : flightId) },
+      ...f.rows.map((row) => ({ kind: 'variant' as const, row })),
+    ];
+  });
+  const changeSort = ({ id, desc }: SortState) => {
+    if (isSortKey(id)) setSort({ id, desc });
+  };
   const query = `from=${range.from}&to=${range.to}`;
   const download = (kind: 'csv' | 'xlsx') =>
     downloadFile(`/api/flights/export/${kind}?${query}`, `flights-${range.from}-${range.to}.${kind}`).catch((e: Error) =>
       setError(e.message),
     );
-  const header = (key: SortKey, label: string) => (
-    <th
-      className="text-end text-nowrap"
-      aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-    >
-      <Button
-        variant="link"
-        size="sm"
-        className="p-0 text-reset fw-semibold text-decoration-none"
-        onClick={() => setSort({ key, descending: sort.key === key ? !sort.descending : true })}
-      >
-        {label}
-        {sort.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
-      </Button>
-    </th>
-  );
   return (
     <>
       <h1 className="h3 mb-3">Performance</h1>
@@ -118,86 +169,28 @@ export function FlightsPage() {
       ) : sorted.length === 0 ? (
         <Alert variant="info">No flights were sent in this range.</Alert>
       ) : (
-        <div className="table-responsive" tabIndex={0} role="region" aria-label="Flights (scrolls sideways)">
-          <Table size="sm" hover aria-label="Flights" className="table-sticky-first">
-            <thead>
-              <tr>
-                <th>
-                  <Button
-                    variant="link"
-                    size="sm"
-                    className="p-0 text-reset fw-semibold text-decoration-none"
-                    onClick={() => setSort({ key: 'day', descending: sort.key === 'day' ? !sort.descending : true })}
-                  >
-                    Flight{sort.key === 'day' ? (sort.descending ? ' ▼' : ' ▲') : ''}
-                  </Button>
-                </th>
-                <th>Variant</th>
-                <th>Segment</th>
-                {COLUMNS.map((c) => header(c.key, c.label))}
-              </tr>
-            </thead>
-            <tbody>
-              {sorted.map((f) => (
-                <Fragment key={f.total.flightId}>
-                  <tr className="table-total-row fw-semibold">
-                    <td>
-                      {f.total.name} <span className="small">{f.total.day ? formatIsoDate(f.total.day) : ''}</span>{' '}
-                      <Button
-                        variant="link"
-                        size="sm"
-                        className="p-0"
-                        onClick={() => setOpen(open === f.total.flightId ? null : (f.total.flightId ?? null))}
-                      >
-                        {open === f.total.flightId ? 'Hide links' : 'Links'}
-                      </Button>
-                    </td>
-                    <td>All</td>
-                    <td />
-                    {COLUMNS.map((c) => (
-                      <td key={c.key} className="text-end">
-                        {c.cell(f.total)}
-                      </td>
-                    ))}
-                  </tr>
-                  {f.rows.map((r) => (
-                    <tr key={`${r.variant}-${r.segmentId}`}>
-                      <td />
-                      <td>{r.variant}</td>
-                      <td>{r.segmentName}</td>
-                      {COLUMNS.map((c) => (
-                        <td key={c.key} className="text-end">
-                          {c.cell(r)}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                  {open === f.total.flightId && f.total.flightId != null && (
-                    <tr>
-                      <td colSpan={COLUMNS.length + 3}>
-                        <LinkClicks id={f.total.flightId} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              ))}
-            </tbody>
-            {grouped.total && (
-              <tfoot>
-                <tr className="fw-bold">
-                  <td>Total</td>
-                  <td />
-                  <td />
-                  {COLUMNS.map((c) => (
-                    <td key={c.key} className="text-end">
-                      {c.cell(grouped.total!)}
-                    </td>
-                  ))}
-                </tr>
-              </tfoot>
-            )}
-          </Table>
-        </div>
+        <DataTable
+          label="Flights"
+          columns={flightColumns}
+          data={lines}
+          footerRows={grouped.total ? [{ kind: 'total', row: grouped.total }] : undefined}
+          getRowId={lineId}
+          rowClassName={lineClass}
+          rowDetail={(line) =>
+            line.kind === 'flight' && line.linksOpen && line.row.flightId != null ? (
+              <LinkClicks id={line.row.flightId} />
+            ) : null
+          }
+          numeric={FIGURES}
+          headerClassName={NOWRAP}
+          sortable={SORTABLE}
+          sort={sort}
+          onSortChange={changeSort}
+          stickyFirst
+          striped={false}
+          hover
+          className=""
+        />
       )}
       <ExternalMailingsSection range={range} />
     </>

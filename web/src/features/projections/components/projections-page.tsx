@@ -3,11 +3,11 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAddInflectionEvent, useDeleteInflectionEvent, useGetProjections, useSetProjectionGoal } from '@/api/gen';
 import type { ProjectionMonth } from '@/api/gen/model';
 import { EChart } from '@/components/charts/echart';
+import { columnsFor, DataTable } from '@/components/data-table';
 import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
 import { formatIsoDate } from '@/lib/date-range';
@@ -63,6 +63,22 @@ export function GoalCell({ month }: { month: ProjectionMonth }) {
     </Form>
   );
 }
+
+const monthCol = columnsFor<ProjectionMonth>();
+const monthColumns = monthCol.columns([
+  monthCol.accessor('month', { header: 'Month', cell: (info) => MONTHS[info.getValue() - 1] }),
+  ...CHANNELS.map((c) =>
+    monthCol.display({ id: c.id, header: c.label, cell: ({ row }) => formatMoney(row.original.projection[c.id]) }),
+  ),
+  monthCol.display({
+    id: 'projection',
+    header: 'Projection',
+    cell: ({ row }) => formatMoney(row.original.projection.total),
+  }),
+  monthCol.display({ id: 'actual', header: 'Actual', cell: ({ row }) => formatMoney(row.original.actual.total) }),
+  monthCol.display({ id: 'goal', header: 'Goal', cell: ({ row }) => <GoalCell month={row.original} /> }),
+]);
+const MONEY_COLUMNS = [...CHANNELS.map((c) => c.id), 'projection', 'actual'];
 
 function AddMarker() {
   const [date, setDate] = useState('');
@@ -136,42 +152,15 @@ export function ProjectionsPage() {
           <EChart label="Actual revenue by channel, projection and goal per month" option={projectionOption(p.months, p.markers)} />
         </Card.Body>
       </Card>
-      <Table striped responsive size="sm" aria-label="Projection by month">
-        <thead>
-          <tr>
-            <th scope="col">Month</th>
-            {CHANNELS.map((c) => (
-              <th key={c.id} scope="col" className="text-end">
-                {c.label}
-              </th>
-            ))}
-            <th scope="col" className="text-end">
-              Projection
-            </th>
-            <th scope="col" className="text-end">
-              Actual
-            </th>
-            <th scope="col">Goal</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.months.map((m) => (
-            <tr key={m.month}>
-              <th scope="row">{MONTHS[m.month - 1]}</th>
-              {CHANNELS.map((c) => (
-                <td key={c.id} className="text-end">
-                  {formatMoney(m.projection[c.id])}
-                </td>
-              ))}
-              <td className="text-end">{formatMoney(m.projection.total)}</td>
-              <td className="text-end">{formatMoney(m.actual.total)}</td>
-              <td>
-                <GoalCell month={m} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        label="Projection by month"
+        columns={monthColumns}
+        data={p.months}
+        numeric={MONEY_COLUMNS}
+        rowHeader
+        getRowId={(m) => String(m.month)}
+        className=""
+      />
       <p className="small text-body-secondary">
         Projection = last year’s month × recent growth ({p.growth}). Channel columns are the projection per channel.
       </p>

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import { useQueryClient } from '@tanstack/react-query';
 import { getGetAppSettingsQueryKey, useUpdateAppSettings } from '@/api/gen';
 import type { AppSettings } from '@/api/gen/model';
+import { Field } from '@/components/form/field';
 import { notifySuccess } from '@/lib/notifications';
 
 const MIN_PASSWORD = 12;
@@ -40,37 +40,41 @@ export function ActblueWebhookForm({ settings }: { settings: AppSettings }) {
 
   return (
     <Form onSubmit={onSubmit} noValidate aria-label="ActBlue webhook">
-      <Form.Group className="mb-3" controlId="actblue-webhook-url">
-        <Form.Label>Webhook address</Form.Label>
-        <InputGroup>
-          <Form.Control value={url} readOnly />
+      <Field
+        id="actblue-webhook-url"
+        label="Webhook address"
+        value={url}
+        readOnly
+        after={
           <Button variant="outline-secondary" onClick={() => void navigator.clipboard?.writeText(url)}>
             Copy
           </Button>
-        </InputGroup>
-        <Form.Text>
-          {settings.actblueWebhookPasswordSet
-            ? `On: ActBlue signs in as ${settings.actblueWebhookUsername ?? ''}.`
-            : 'Off: set a user name and password, then enter the same ones in ActBlue.'}
-        </Form.Text>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="actblue-webhook-username">
-        <Form.Label>User name</Form.Label>
-        <Form.Control value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="actblue-webhook-password">
-        <Form.Label>{settings.actblueWebhookPasswordSet ? 'New password' : 'Password'}</Form.Label>
-        <Form.Control
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          autoComplete="new-password"
-          isInvalid={password !== '' && passwordShort}
-        />
-        <Form.Control.Feedback type="invalid">
-          The webhook password needs at least {MIN_PASSWORD} characters
-        </Form.Control.Feedback>
-      </Form.Group>
+        }
+        hint={
+          <Form.Text>
+            {settings.actblueWebhookPasswordSet
+              ? `On: ActBlue signs in as ${settings.actblueWebhookUsername ?? ''}.`
+              : 'Off: set a user name and password, then enter the same ones in ActBlue.'}
+          </Form.Text>
+        }
+      />
+      <Field
+        id="actblue-webhook-username"
+        label="User name"
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+        autoComplete="off"
+      />
+      <Field
+        id="actblue-webhook-password"
+        label={settings.actblueWebhookPasswordSet ? 'New password' : 'Password'}
+        type="password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoComplete="new-password"
+        invalid={password !== '' && passwordShort}
+        error={`The webhook password needs at least ${MIN_PASSWORD} characters`}
+      />
       <div className="d-flex gap-2">
         <Button type="submit" disabled={update.isPending || userMissing || passwordShort}>
           Save webhook credentials

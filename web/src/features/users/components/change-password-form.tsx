@@ -38,36 +38,29 @@ export function ChangePasswordForm() {
 
   return (
     <Form onSubmit={onSubmit} noValidate aria-label="Change password">
-      <Form.Group className="mb-3" controlId="password-current">
-        <Form.Label>Current password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          maxLength={1024}
-          onChange={(e) => setCurrent(e.target.value)}
-        />
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="password-new">
-        <Form.Label>New password</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          maxLength={1024}
-          onChange={(e) => setNext(e.target.value)}
-          isInvalid={nextProblem !== null}
-          aria-invalid={nextProblem !== null}
-          aria-describedby="password-new-rule"
-        />
-        {nextProblem ? (
-          <Form.Control.Feedback type="invalid" id="password-new-rule">
-            {nextProblem}
-          </Form.Control.Feedback>
-        ) : (
-          <Form.Text id="password-new-rule">{PASSWORD_RULE_MESSAGE}</Form.Text>
-        )}
-      </Form.Group>
+      <Field
+        id="password-current"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        maxLength={1024}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <Field
+        id="password-new"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        maxLength={1024}
+        onChange={(e) => setNext(e.target.value)}
+        aria-invalid={nextProblem !== null}
+        invalid={nextProblem !== null}
+        error={nextProblem}
+        rule={PASSWORD_RULE_MESSAGE}
+        messageId="password-new-rule"
+      />
       <Field
         id="password-confirm"
         label="Confirm new password"
