@@ -3,11 +3,7 @@
 //! the same transaction, and the column mappings those imports take are read here once.
 
 use crate::error::ApiError;
-use crate::schemas::{Job, JobAccepted};
-use crate::state::SharedState;
 use jobs::import::Format;
-use jobs::JobKind;
-use poem_openapi::payload::Json;
 use poem_openapi::types::multipart::Upload;
 use std::collections::BTreeMap;
 use tenancy::TenantTx;
@@ -15,7 +11,9 @@ use tokio::io::AsyncReadExt;
 
 const CHUNK: usize = 1024 * 1024;
 
-/// Stores the upload in the client's schema without reading it whole into memory.
+/// Stores the upload in the client's schema without reading it whole into memory, in the transaction that queues
+/// the job reading it (`ClientSession::enqueue`): a job never points at a missing file, and a refused file queues
+/// nothing.
 pub async fn store(
     tx: &mut TenantTx,
     upload: Upload,
@@ -61,31 +59,6 @@ pub async fn store(
         seq += 1;
     }
     Ok((id, filename))
-}
-
-/// Stores the upload, then queues the job that reads it in the same transaction, so a job never points at a
-/// missing file and a refused file queues nothing. `job` builds the job from the stored upload's id and name.
-pub async fn store_and_enqueue(
-    state: &SharedState,
-    mut tx: TenantTx,
-    user: jobs::JobOwner,
-    upload: Upload,
-    allow_txt: bool,
-    job: impl FnOnce(i64, String) -> JobKind,
-) -> Result<JobAccepted, ApiError> {
-    let (upload_id, filename) = store(&mut tx, upload, allow_txt).await?;
-    enqueue(state, tx, user, job(upload_id, filename)).await
-}
-
-/// Queues `kind` in the transaction that stored its upload; the answer is the queued job.
-pub async fn enqueue(
-    state: &SharedState,
-    tx: TenantTx,
-    user: jobs::JobOwner,
-    kind: JobKind,
-) -> Result<JobAccepted, ApiError> {
-    let row = state.queue.enqueue(tx, Some(user), &kind).await?;
-    Ok(JobAccepted::Accepted(Json(Job::from(row))))
 }
 
 /// Reads a column mapping (JSON object: file column header → field id). Empty field ids are skipped; a field may

@@ -14,7 +14,10 @@
 //! Keep to plain `tx` inside `work`: answer shaping, hashing and calls to other services belong before or after
 //! it, so the transaction (and its pooled connection) is held only while the statements run. The few handlers that
 //! keep a transaction open past their return — streamed downloads, whose rows are read while the body is sent —
-//! begin and commit by hand, as do those that hand the transaction to `JobQueue::enqueue` (it commits it).
+//! begin and commit by hand.
+//!
+//! An operation that starts a job uses [`ClientSession::enqueue`]: its `work` returns the job, whose row is written
+//! in the same transaction (an upload and the import that reads it exist together or not at all).
 //!
 //! Work without a signed-in session — public forms, tracking links, the buffered writers — names its client
 //! itself and goes through [`in_client`], the one place that begins and commits.

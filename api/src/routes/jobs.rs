@@ -78,7 +78,9 @@ impl JobsApi {
     ) -> Result<JobAccepted, ApiError> {
         let row = auth
             .0
-            .enqueue(&state, Needs::Nothing, async |_| Ok(JobKind::RecountLists {}))
+            .enqueue(&state, Needs::Nothing, async |_| {
+                Ok(JobKind::RecountLists {})
+            })
             .await?;
         Ok(JobAccepted::Accepted(Json(row.into())))
     }

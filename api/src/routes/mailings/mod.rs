@@ -233,21 +233,16 @@ impl MailingsApi {
         auth: ClientAuth,
         id: Path<i64>,
     ) -> Result<Json<Mailing>, ApiError> {
-        // By hand: `enqueue` takes the transaction and commits it with the job's row.
-        let mut tx = state.tenancy.begin(&auth.0.client).await?;
-        if !store::mailings::resume_paused(&mut tx, id.0).await? {
-            fetch_mailing(&mut tx, id.0).await?;
-            return Err(ApiError::Conflict(
-                "Only a paused mailing can be resumed".to_owned(),
-            ));
-        }
-        state
-            .queue
-            .enqueue(
-                tx,
-                Some(auth.0.job_owner()),
-                &jobs::JobKind::SendMailing { mailing_id: id.0 },
-            )
+        auth.0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                if !store::mailings::resume_paused(tx, id.0).await? {
+                    fetch_mailing(tx, id.0).await?;
+                    return Err(ApiError::Conflict(
+                        "Only a paused mailing can be resumed".to_owned(),
+                    ));
+                }
+                Ok(jobs::JobKind::SendMailing { mailing_id: id.0 })
+            })
             .await?;
         let mailing = auth
             .0

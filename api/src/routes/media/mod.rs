@@ -7,7 +7,7 @@ mod dto;
 pub use dto::*;
 
 use super::ApiTags;
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::schemas::JobAccepted;
 use crate::state::SharedState;
@@ -73,7 +73,7 @@ impl MediaApi {
         auth: ClientAuth,
         body: MediaUpload,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_MEDIA)?;
+        auth.0.check(PAGE_MEDIA)?;
         let platform = AdPlatform::from_id(&body.platform).ok_or_else(|| {
             ApiError::BadRequest("platform must be meta, google or other".to_owned())
         })?;
@@ -81,24 +81,19 @@ impl MediaApi {
             AdPlatform::Other => parse_mapping(body.mapping.as_deref())?,
             AdPlatform::Meta | AdPlatform::Google => BTreeMap::new(),
         };
-        // By hand: the upload's transaction goes to the job queue, which commits it with the job's row.
-        let tx = state.tenancy.begin(&auth.0.client).await?;
-        crate::uploads::store_and_enqueue(
-            &state,
-            tx,
-            auth.0.job_owner(),
-            body.file,
-            false,
-            |upload_id, filename| {
-                JobKind::MediaImport(MediaPlan {
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, false).await?;
+                Ok(JobKind::MediaImport(MediaPlan {
                     upload_id,
                     filename,
                     platform,
                     mapping,
-                })
-            },
-        )
-        .await
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 
     /// The fields an ads file column can be mapped to.

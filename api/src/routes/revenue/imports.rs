@@ -1,7 +1,7 @@
 //! Contribution uploads (ActBlue or WinRed exports, or any platform's file with a column mapping). The file is
 //! stored in the client's schema like every upload, then a job imports it; the answer is the job.
 
-use crate::auth::ClientAuth;
+use crate::auth::{ClientAuth, Needs};
 use crate::error::ApiError;
 use crate::routes::ApiTags;
 use crate::schemas::JobAccepted;
@@ -80,7 +80,7 @@ impl ContributionImportsApi {
         auth: ClientAuth,
         body: ContributionUpload,
     ) -> Result<JobAccepted, ApiError> {
-        auth.0.require(PAGE_CONTRIBUTIONS)?;
+        auth.0.check(PAGE_CONTRIBUTIONS)?;
         let platform = Platform::from_id(&body.platform).ok_or_else(|| {
             ApiError::BadRequest("platform must be actblue, winred or mapped".to_owned())
         })?;
@@ -88,24 +88,19 @@ impl ContributionImportsApi {
             Platform::Mapped => parse_mapping(body.mapping.as_deref())?,
             Platform::Actblue | Platform::Winred => BTreeMap::new(),
         };
-        // By hand: the upload's transaction goes to the job queue, which commits it with the job's row.
-        let tx = state.tenancy.begin(&auth.0.client).await?;
-        crate::uploads::store_and_enqueue(
-            &state,
-            tx,
-            auth.0.job_owner(),
-            body.file,
-            true,
-            |upload_id, filename| {
-                JobKind::ContributionImport(ContributionPlan {
+        let row = auth
+            .0
+            .enqueue(&state, Needs::Nothing, async |tx| {
+                let (upload_id, filename) = crate::uploads::store(tx, body.file, true).await?;
+                Ok(JobKind::ContributionImport(ContributionPlan {
                     upload_id,
                     filename,
                     platform,
                     mapping,
-                })
-            },
-        )
-        .await
+                }))
+            })
+            .await?;
+        Ok(JobAccepted::Accepted(Json(row.into())))
     }
 
     /// ActBlue's contribution webhook for one client (public; HTTP Basic credentials set on the System page).

@@ -1,8 +1,8 @@
 //! Reconcile: a message overdue in the scheduled set, which no poll moved, goes to the waiting list.
 use super::recount;
 use crate::helpers::*;
-use std::time::Duration;
 use jobs::JobQueue;
+use std::time::Duration;
 
 #[tokio::test]
 async fn reconcile_moves_a_retry_overdue_in_the_scheduled_set_to_the_waiting_list() {

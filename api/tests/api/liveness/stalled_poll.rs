@@ -2,11 +2,11 @@
 //! the restart brings no poll back.
 use super::recount;
 use crate::helpers::*;
+use jobs::{JobError, JobQueue};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use jobs::{JobError, JobQueue};
 use worker::run_pool;
 
 /// A TCP proxy to the test Redis that can stop forwarding, as a Redis reply that never comes would.
