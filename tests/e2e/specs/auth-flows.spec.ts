@@ -218,6 +218,10 @@ test('an access token the server refuses is refreshed once and the page still lo
   request,
 }) => {
   await signIn(page);
+  // The page signed in to must finish its own calls first: one sent with the tampered token below would refresh
+  // from this page, and a navigation that cuts off that refresh's answer leaves the rotated-away refresh token in
+  // storage (the server then ends the session family, as a reused refresh token must).
+  await page.waitForLoadState('networkidle');
   const first = await page.evaluate(() => [localStorage.getItem('token')!, localStorage.getItem('refreshToken')!]);
   // Stands in for an expired token (they live 15 minutes): a token the server cannot verify.
   await page.evaluate(() => localStorage.setItem('token', 'eyJhbGciOiJIUzI1NiJ9.eyJzY29wZSI6WyJiYXNpYyJdfQ.bad-signature'));
