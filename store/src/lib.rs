@@ -28,6 +28,7 @@ pub mod revenue;
 pub mod segments;
 pub mod senders;
 pub mod settings;
+pub mod tabular;
 pub mod templates;
 pub mod universal_users;
 pub mod users;

@@ -16,9 +16,9 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 use std::collections::BTreeMap;
-use store::cells::neutralise_formula as neutralise;
 use store::external_mailings::import::{MailingField, Source};
 use store::external_mailings::{self, ExternalMailing};
+use store::tabular::{self, ColumnKind, Format};
 
 pub struct ExternalMailingsApi;
 
@@ -70,14 +70,21 @@ const CSV_HEADER: [&str; 15] = [
     "Id",
 ];
 
+/// What each column holds, in `CSV_HEADER`'s order (`store::tabular`).
+const CSV_KINDS: [ColumnKind; 15] = {
+    use ColumnKind::*;
+    [
+        Date, Text, Text, Integer, Integer, Integer, Integer, Rate, Integer, Rate, Integer,
+        Integer, Money, Money, Integer,
+    ]
+};
+
 fn csv(rows: &[ExternalMailing]) -> Result<String, ApiError> {
-    let mut out = csv::Writer::from_writer(Vec::new());
-    out.write_record(CSV_HEADER).map_err(ApiError::internal)?;
     let rate = |r: Option<f64>| r.map(|r| r.to_string()).unwrap_or_default();
-    for r in rows {
-        out.write_record([
+    let cells = rows.iter().map(|r| {
+        [
             r.sent_on.to_string(),
-            neutralise(&r.name),
+            r.name.clone(),
             platform_label(&r.source).to_owned(),
             r.recipients.to_string(),
             r.delivered.to_string(),
@@ -91,10 +98,11 @@ fn csv(rows: &[ExternalMailing]) -> Result<String, ApiError> {
             r.revenue.clone(),
             r.rpm.clone().unwrap_or_default(),
             r.id.to_string(),
-        ])
+        ]
+    });
+    let header = CSV_HEADER.map(str::to_owned);
+    let bytes = tabular::to_bytes(Format::Csv, "External mailings", &header, &CSV_KINDS, cells)
         .map_err(ApiError::internal)?;
-    }
-    let bytes = out.into_inner().map_err(ApiError::internal)?;
     String::from_utf8(bytes).map_err(ApiError::internal)
 }
 

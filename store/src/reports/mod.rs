@@ -135,19 +135,7 @@ impl ReportKind {
     }
 }
 
-/// How a column's cells read: every cell is a string; money is a decimal string with two places, a rate a
-/// fraction with four (0.1234 = 12.34 %), a ratio a decimal with two (ROAS 2.50 = 2.50 dollars back per dollar
-/// spent), a date `YYYY-MM-DD`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColumnKind {
-    Text,
-    Integer,
-    Money,
-    Rate,
-    Ratio,
-    Date,
-}
+pub use crate::tabular::ColumnKind;
 
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Column {

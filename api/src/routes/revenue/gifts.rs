@@ -11,6 +11,7 @@ use futures_util::TryStreamExt;
 use poem_openapi::payload::Binary;
 use poem_openapi::{ApiResponse, Enum, Object};
 use store::revenue::gifts::{self, ExportRow, GiftFilter, GiftRow, SortColumn};
+use store::tabular::{ColumnKind, Format, TableWriter};
 use tenancy::TenantTx;
 
 /// One line of the gift table.
@@ -152,6 +153,14 @@ const EXPORT_HEADER: [&str; 14] = [
     "Attribution",
 ];
 
+/// What each export column holds (`store::tabular`): the time is a date-time cell, amount and fee money.
+const EXPORT_KINDS: [ColumnKind; 14] = {
+    use ColumnKind::*;
+    [
+        DateTime, Text, Text, Money, Money, Text, Text, Text, Text, Text, Text, Text, Text, Text,
+    ]
+};
+
 /// A gift's export cells; texts that came from outside are neutralised against formula injection.
 pub(super) fn export_cells(row: &ExportRow) -> [String; 14] {
     let gift = &row.gift;
@@ -253,53 +262,15 @@ impl Export {
     /// file as it is written) and the workbook is put together in an unnamed temporary file, which the body then
     /// streams: a million gifts cost the api a few MB, not the workbook.
     pub(super) async fn xlsx(mut self) -> Result<poem::Body, ApiError> {
-        use std::io::Seek;
         let (sender, mut receiver) = tokio::sync::mpsc::channel::<ExportRow>(1024);
         let header = export_header(&self.range.tz);
         let writer = tokio::task::spawn_blocking(move || -> Result<std::fs::File, ApiError> {
-            use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
-            let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
-            let mut book = Workbook::new();
-            let sheet = book.add_worksheet_with_constant_memory();
-            let bold = Format::new().set_bold();
-            let money = Format::new().set_num_format("#,##0.00");
-            let when = Format::new().set_num_format("yyyy-mm-dd hh:mm:ss");
-            sheet.set_column_width(0, 20).map_err(fail)?;
-            for (col, title) in (0u16..).zip(header) {
-                sheet
-                    .write_string_with_format(0, col, title, &bold)
-                    .map_err(fail)?;
-            }
-            let mut row = 1u32;
+            let mut out = TableWriter::new(Format::Xlsx, "Contributions", &header, &EXPORT_KINDS)
+                .map_err(ApiError::internal)?;
             while let Some(gift) = receiver.blocking_recv() {
-                for (col, cell) in (0u16..).zip(export_cells(&gift)) {
-                    // Amount and fee are numbers so sheets can sum them; the decimal string came from Postgres
-                    // and a double holds every two-decimal amount below 10^13 to the cent.
-                    let number = if col == 3 || col == 4 {
-                        cell.parse::<f64>().ok()
-                    } else {
-                        None
-                    };
-                    // The time is a real date cell (the client's wall-clock time, as the header says), so
-                    // sheets can sort, filter and group by it.
-                    let time = if col == 0 {
-                        ExcelDateTime::parse_from_str(&cell).ok()
-                    } else {
-                        None
-                    };
-                    match (time, number) {
-                        (Some(t), _) => sheet.write_datetime_with_format(row, col, &t, &when),
-                        (None, Some(n)) => sheet.write_number_with_format(row, col, n, &money),
-                        (None, None) => sheet.write_string(row, col, cell),
-                    }
-                    .map_err(fail)?;
-                }
-                row += 1;
+                out.row(&export_cells(&gift)).map_err(ApiError::internal)?;
             }
-            let mut file = tempfile::tempfile().map_err(ApiError::internal)?;
-            book.save_to_writer(&mut file).map_err(fail)?;
-            file.rewind().map_err(ApiError::internal)?;
-            Ok(file)
+            out.finish().map_err(ApiError::internal)
         });
         let mut rows = gifts::export(&mut self.tx, &self.range, &self.filter);
         while let Some(gift) = rows.try_next().await? {

@@ -15,6 +15,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{Object, OpenApi};
 use store::segments::{self, SegmentError};
+use store::tabular::{self, ColumnKind, Format};
 
 pub use crate::auth::PAGE_SEGMENTS;
 
@@ -251,19 +252,18 @@ impl SegmentsApi {
                 Ok((seg, rows))
             })
             .await?;
-        let mut out = csv::Writer::from_writer(Vec::new());
-        out.write_record(["Contact ID", "Email", "First", "Last"])
+        let header = ["Contact ID", "Email", "First", "Last"].map(str::to_owned);
+        let kinds = [
+            ColumnKind::Integer,
+            ColumnKind::Text,
+            ColumnKind::Text,
+            ColumnKind::Text,
+        ];
+        let cells = rows.iter().map(|(cid, email, first, last)| {
+            [cid.to_string(), email.clone(), first.clone(), last.clone()]
+        });
+        let bytes = tabular::to_bytes(Format::Csv, "Members", &header, &kinds, cells)
             .map_err(ApiError::internal)?;
-        for (cid, email, first, last) in &rows {
-            out.write_record([
-                cid.to_string(),
-                store::cells::neutralise_formula(email),
-                store::cells::neutralise_formula(first),
-                store::cells::neutralise_formula(last),
-            ])
-            .map_err(ApiError::internal)?;
-        }
-        let bytes = out.into_inner().map_err(ApiError::internal)?;
         let body = String::from_utf8(bytes).map_err(ApiError::internal)?;
         let file: String = seg
             .name

@@ -12,22 +12,9 @@ use super::{ReportError, ReportKind, ReportRange};
 use chrono::NaiveDate;
 use sqlx::PgConnection;
 
-/// Serialized (in a job's payload) by the same key as [`Format::key`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    Csv,
-    Xlsx,
-}
+pub use crate::tabular::Format;
 
 impl Format {
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::Xlsx => "xlsx",
-        }
-    }
-
     pub fn parse(key: &str) -> Result<Self, ReportError> {
         match key {
             "csv" => Ok(Self::Csv),
@@ -35,13 +22,6 @@ impl Format {
             other => Err(ReportError::Invalid(format!(
                 "Unknown file format {other:?}"
             ))),
-        }
-    }
-
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Self::Csv => "text/csv; charset=utf-8",
-            Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         }
     }
 }

@@ -64,71 +64,27 @@ fn header(tz: &str) -> [String; 20] {
     header
 }
 
-/// The table as CSV (CRLF lines). Figures stay numbers, negative ones included; names are neutralised.
-pub(super) fn csv(rows: &[FlightRow], tz: &str) -> Result<String, ApiError> {
-    let mut out = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
-    out.write_record(header(tz)).map_err(ApiError::internal)?;
-    for r in rows {
-        out.write_record(cells(r).map(|c| store::cells::neutralise_unless_number(&c)))
-            .map_err(ApiError::internal)?;
-    }
-    let bytes = out.into_inner().map_err(ApiError::internal)?;
-    String::from_utf8(bytes).map_err(ApiError::internal)
-}
+use store::tabular::{self, ColumnKind, Format};
 
-pub(super) fn xlsx(rows: &[FlightRow], tz: &str) -> Result<Vec<u8>, ApiError> {
-    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
-    let mut book = Workbook::new();
-    let sheet = book.add_worksheet();
-    let bold = Format::new().set_bold();
-    let money = Format::new().set_num_format("#,##0.00");
-    let rate = Format::new().set_num_format("0.00%");
-    let date = Format::new().set_num_format("yyyy-mm-dd");
-    let fail = |e: rust_xlsxwriter::XlsxError| ApiError::internal(e);
-    sheet.set_column_width(1, 24).map_err(fail)?;
-    for (col, title) in (0u16..).zip(header(tz)) {
-        sheet
-            .write_string_with_format(0, col, title, &bold)
-            .map_err(fail)?;
-    }
-    for (row, r) in (1u32..).zip(rows) {
-        for (col, cell) in (0u16..).zip(cells(r)) {
-            // The day is a real date cell, so sheets sort and group by it.
-            let day = if col == 1 {
-                ExcelDateTime::parse_from_str(&cell).ok()
-            } else {
-                None
-            };
-            if let Some(day) = day {
-                sheet
-                    .write_datetime_with_format(row, col, &day, &date)
-                    .map_err(fail)?;
-                continue;
-            }
-            match col {
-                4..=8 | 10 | 11 | 13 | 14 => {
-                    sheet.write_number(row, col, cell.parse::<f64>().unwrap_or(0.0))
-                }
-                9 | 12 | 17 => sheet.write_number_with_format(
-                    row,
-                    col,
-                    cell.parse::<f64>().unwrap_or(0.0),
-                    &rate,
-                ),
-                15 | 16 | 18 => sheet.write_number_with_format(
-                    row,
-                    col,
-                    cell.parse::<f64>().unwrap_or(0.0),
-                    &money,
-                ),
-                _ => sheet.write_string(row, col, cell),
-            }
-            .map_err(fail)?;
-        }
-    }
-    book.save_to_buffer().map_err(fail)
+/// What each column holds, in `HEADER`'s order: the day is a date cell, counts and figures numbers, names text.
+const KINDS: [ColumnKind; 20] = {
+    use ColumnKind::*;
+    [
+        Text, Date, Text, Text, Integer, Integer, Integer, Integer, Integer, Rate, Integer,
+        Integer, Rate, Integer, Integer, Money, Money, Rate, Money, Text,
+    ]
+};
+
+/// The table as a file, by the rule every download follows (`store::tabular`).
+pub(super) fn file(rows: &[FlightRow], tz: &str, format: Format) -> Result<Vec<u8>, ApiError> {
+    tabular::to_bytes(
+        format,
+        "Performance",
+        &header(tz),
+        &KINDS,
+        rows.iter().map(cells),
+    )
+    .map_err(ApiError::internal)
 }
 
 #[cfg(test)]
@@ -136,14 +92,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn csv_cells_are_quoted_and_formulas_defused_but_figures_stay_numbers() {
+    fn names_are_quoted_and_defused_and_figures_stay_numbers() {
         let row = FlightRow {
             name: Some("=HYPERLINK(\"x\"), a,b".to_owned()),
             revenue: "-12.50".to_owned(),
             ..FlightRow::default()
         };
-        let text = csv(&[row], "America/New_York").unwrap();
-        let mut lines = text.split("\r\n");
+        let text =
+            String::from_utf8(file(&[row], "America/New_York", Format::Csv).unwrap()).unwrap();
+        let mut lines = text.lines();
         assert!(lines
             .next()
             .unwrap()

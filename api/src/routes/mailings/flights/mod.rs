@@ -12,6 +12,7 @@ use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Binary, Json, PlainText};
 use poem_openapi::{ApiResponse, Object, OpenApi};
+use store::tabular::Format;
 use tenancy::TenantTx;
 
 use super::ApiTags;
@@ -237,8 +238,11 @@ impl FlightsApi {
         to: Query<Option<NaiveDate>>,
     ) -> Result<FlightsCsv, ApiError> {
         let ((from, to), rows, tz) = rows(&state, &auth, from.0, to.0).await?;
+        let bytes = tokio::task::spawn_blocking(move || export::file(&rows, &tz, Format::Csv))
+            .await
+            .map_err(ApiError::internal)??;
         Ok(FlightsCsv::Csv(
-            PlainText(export::csv(&rows, &tz)?),
+            PlainText(String::from_utf8(bytes).map_err(ApiError::internal)?),
             format!("attachment; filename=\"flights-{from}-{to}.csv\""),
         ))
     }
@@ -257,7 +261,7 @@ impl FlightsApi {
         to: Query<Option<NaiveDate>>,
     ) -> Result<FlightsXlsx, ApiError> {
         let ((from, to), rows, tz) = rows(&state, &auth, from.0, to.0).await?;
-        let bytes = tokio::task::spawn_blocking(move || export::xlsx(&rows, &tz))
+        let bytes = tokio::task::spawn_blocking(move || export::file(&rows, &tz, Format::Xlsx))
             .await
             .map_err(ApiError::internal)??;
         Ok(FlightsXlsx::Xlsx(
