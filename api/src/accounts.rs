@@ -36,45 +36,23 @@ pub async fn upsert_universal_user(
         (Vec::new(), Vec::new())
     };
     let mut tx = tenancy.public().await?;
-    let id: i64 = sqlx::query_scalar(
-        "insert into universal_users (email, password_hash, first_name, last_name, all_clients, permissions,
-                                      universal_permissions)
-         values ($1, $2, $3, $4, $5, $6, $7)
-         on conflict (email) do update set password_hash = excluded.password_hash,
-             first_name = excluded.first_name, last_name = excluded.last_name,
-             all_clients = excluded.all_clients, permissions = excluded.permissions,
-             universal_permissions = excluded.universal_permissions, enabled = true
-         returning id",
-    )
-    .bind(&email)
-    .bind(&hash)
-    .bind(&user.first_name)
-    .bind(&user.last_name)
-    .bind(user.admin)
-    .bind(&permissions)
-    .bind(&universal)
-    .fetch_one(&mut *tx)
-    .await?;
+    let upsert = store::accounts::UniversalUpsert {
+        email: &email,
+        password_hash: &hash,
+        first_name: &user.first_name,
+        last_name: &user.last_name,
+        all_clients: user.admin,
+        permissions: &permissions,
+        universal_permissions: &universal,
+    };
+    let id = store::accounts::upsert_universal_user(&mut tx, &upsert).await?;
     for short in &user.clients {
-        let granted = sqlx::query(
-            "insert into universal_user_clients (user_id, client_id)
-             select $1, id from clients where short_name = $2 on conflict do nothing",
-        )
-        .bind(id)
-        .bind(short)
-        .execute(&mut *tx)
-        .await?;
-        if granted.rows_affected() == 0 {
-            let known: bool =
-                sqlx::query_scalar("select exists (select 1 from clients where short_name = $1)")
-                    .bind(short)
-                    .fetch_one(&mut *tx)
-                    .await?;
-            if !known {
-                return Err(ApiError::NotFound(format!(
-                    "no client with short name {short:?}"
-                )));
-            }
+        if !store::accounts::grant_client(&mut tx, id, short).await?
+            && !store::accounts::client_exists(&mut tx, short).await?
+        {
+            return Err(ApiError::NotFound(format!(
+                "no client with short name {short:?}"
+            )));
         }
     }
     tx.commit().await?;

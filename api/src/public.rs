@@ -91,12 +91,7 @@ impl PublicForms {
             return Ok(enabled);
         }
         let enabled: bool = in_client(tenancy, client, async |tx| {
-            Ok(
-                sqlx::query_scalar("select exists (select 1 from forms where id = $1 and enabled)")
-                    .bind(form_id)
-                    .fetch_one(&mut **tx)
-                    .await?,
-            )
+            Ok(store::form_views::form_enabled(tx, form_id).await?)
         })
         .await?;
         self.forms.insert(key, enabled);
@@ -180,14 +175,7 @@ async fn write_views(
     };
     let (ids, counts): (Vec<i64>, Vec<i64>) = forms.iter().copied().unzip();
     in_client(tenancy, &client, async |tx| {
-        sqlx::query(
-            "update forms f set view_count = f.view_count + v.n
-             from unnest($1::bigint[], $2::bigint[]) as v (id, n) where f.id = v.id",
-        )
-        .bind(&ids)
-        .bind(&counts)
-        .execute(&mut **tx)
-        .await?;
+        store::form_views::add_views(tx, &ids, &counts).await?;
         Ok(())
     })
     .await

@@ -109,9 +109,7 @@ async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
     }
 }
 
-/// One statement for the whole group: rows for unknown or disabled forms drop out at the join; contacts are
-/// created (with the form's origin code) only when new, in e-mail order so concurrent groups lock rows in the
-/// same order; every remaining row becomes a signup.
+/// Writes the whole group in one statement (`store::signups::insert_batch`).
 async fn write_batch(
     tenancy: &Tenancy,
     items: &[Pending],
@@ -124,30 +122,7 @@ async fn write_batch(
     let referrers: Vec<Option<&str>> = items.iter().map(|i| i.referrer.as_deref()).collect();
     let order: Vec<i32> = (0..items.len() as i32).collect();
     let rows: Vec<(i32, Option<String>)> = in_client(tenancy, &first.client, async |tx| {
-        Ok(sqlx::query_as(
-            "with input as (
-                 select * from unnest($1::bigint[], $2::text[], $3::text[], $4::int[]) as t (form_id, email, referrer, ord)
-             ), f as (
-                 select i.ord, i.email, i.referrer, fo.id as form_id, fo.origin_code_id, fo.redirect_url
-                 from input i join forms fo on fo.id = i.form_id and fo.enabled
-             ), c as (
-                 insert into contacts (email, origin_code_id)
-                 select distinct on (email) email, origin_code_id from f order by email, ord
-                 on conflict (email) do update set email = excluded.email
-                 returning id, email
-             ), s as (
-                 insert into external_signups (form_id, contact_id, origin_code_id, email, referrer)
-                 select f.form_id, c.id, f.origin_code_id, f.email, f.referrer from f join c on c.email = f.email
-                 returning id
-             )
-             select f.ord, f.redirect_url from f",
-        )
-        .bind(&forms)
-        .bind(&emails)
-        .bind(&referrers)
-        .bind(&order)
-        .fetch_all(&mut **tx)
-        .await?)
+        Ok(store::signups::insert_batch(tx, &forms, &emails, &referrers, &order).await?)
     })
     .await?;
     Ok(rows.into_iter().collect())

@@ -104,40 +104,27 @@ async fn write(tenancy: &Tenancy, client_id: i64, events: &[Event]) -> Result<()
     let at: Vec<chrono::DateTime<chrono::Utc>> = events.iter().map(|e| e.at).collect();
     in_client(tenancy, &client, async |tx| {
         if !tests.is_empty() {
-            // A test copy's opens and clicks: kept apart, never a mailing's figures.
-            sqlx::query(
-                "insert into mailing_test_events (mailing_id, kind, url, created)
-                 select * from unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])",
+            store::tracking::insert_test_events(
+                tx,
+                &test_mailings,
+                &test_kinds,
+                &test_urls,
+                &test_at,
             )
-            .bind(&test_mailings)
-            .bind(&test_kinds)
-            .bind(&test_urls)
-            .bind(&test_at)
-            .execute(&mut **tx)
             .await?;
         }
         if events.is_empty() {
             return Ok(());
         }
-        // An open within two seconds of delivery is a scanner's, whatever its user agent says.
-        sqlx::query(
-            "insert into mailing_events (mailing_id, contact_id, kind, machine, url, created)
-             select e.mailing_id, e.contact_id, e.kind,
-                    e.machine or exists (select 1 from mailing_recipients r
-                                         where r.mailing_id = e.mailing_id and r.contact_id = e.contact_id
-                                           and r.sent_at > e.at - interval '2 seconds'),
-                    e.url, e.at
-             from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bool[], $5::text[], $6::timestamptz[])
-                  as e (mailing_id, contact_id, kind, machine, url, at)",
-        )
-        .bind(&mailings)
-        .bind(&contacts)
-        .bind(&kinds)
-        .bind(&machine)
-        .bind(&urls)
-        .bind(&at)
-        .execute(&mut **tx)
-        .await?;
+        let batch = store::tracking::Events {
+            mailing_ids: &mailings,
+            contact_ids: &contacts,
+            kinds: &kinds,
+            machine: &machine,
+            urls: &urls,
+            at: &at,
+        };
+        store::tracking::insert_events(tx, &batch).await?;
         Ok(())
     })
     .await

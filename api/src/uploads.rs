@@ -32,12 +32,7 @@ pub async fn store(
         return Err(ApiError::BadRequest("The file is empty".to_owned()));
     }
     let size = upload.size() as i64;
-    let id: i64 =
-        sqlx::query_scalar("insert into uploads (filename, size) values ($1, $2) returning id")
-            .bind(&filename)
-            .bind(size)
-            .fetch_one(&mut **tx)
-            .await?;
+    let id = store::uploads::insert(tx, &filename, size).await?;
     let mut reader = upload.into_async_read();
     let mut seq = 0i32;
     loop {
@@ -50,12 +45,7 @@ pub async fn store(
         if n == 0 {
             break;
         }
-        sqlx::query("insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)")
-            .bind(id)
-            .bind(seq)
-            .bind(buf)
-            .execute(&mut **tx)
-            .await?;
+        store::uploads::add_chunk(tx, id, seq, buf).await?;
         seq += 1;
     }
     Ok((id, filename))

@@ -7,14 +7,18 @@
 //! Every function takes the caller's `&mut PgConnection`: a `tenancy::TenantTx` derefs to one whose search path
 //! is already the client's schema, so nothing here can name or reach another client.
 
+pub mod access;
 pub mod accounts;
+pub mod audit;
 pub mod cells;
+pub mod challenges;
 pub mod contacts;
 pub mod dashboard;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
 pub mod flights;
+pub mod form_views;
 pub mod forms;
 pub mod like;
 pub mod lists;
@@ -27,10 +31,14 @@ pub mod reports;
 pub mod revenue;
 pub mod segments;
 pub mod senders;
+pub mod sessions;
 pub mod settings;
+pub mod signups;
 pub mod tabular;
 pub mod templates;
+pub mod tracking;
 pub mod universal_users;
+pub mod uploads;
 pub mod users;
 
 /// Deletes the row `id` of the client's table `table`; false when there was none. `table` is always a literal

@@ -176,11 +176,7 @@ async fn stored(
     client: &Client,
 ) -> Result<(Option<String>, Option<String>), ApiError> {
     let row = in_client(&state.tenancy, client, async |tx| {
-        Ok(sqlx::query_as(
-            "select actblue_webhook_username, actblue_webhook_password_hash from app_settings limit 1",
-        )
-        .fetch_optional(&mut **tx)
-        .await?)
+        Ok(store::revenue::webhook::credentials(tx).await?)
     })
     .await?;
     Ok(row.unwrap_or((None, None)))

@@ -156,18 +156,8 @@ async fn universal_access(
     client_id: Option<i64>,
 ) -> Result<Option<(bool, bool, Vec<String>)>, ApiError> {
     let mut tx = state.tenancy.public().await?;
-    let row: Option<(bool, bool, Vec<String>)> = sqlx::query_as(
-        "select ($3::bigint is null or u.all_clients or exists (
-                    select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $3)),
-                u.all_clients, u.universal_permissions
-         from auth_sessions s join universal_users u on u.id = s.user_id
-         where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now() and u.enabled",
-    )
-    .bind(claims.sid)
-    .bind(claims.user.id)
-    .bind(client_id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let row =
+        store::access::universal_access(&mut tx, claims.sid, claims.user.id, client_id).await?;
     tx.commit().await?;
     Ok(row)
 }
@@ -180,14 +170,7 @@ pub async fn role_permissions(
     user_id: i64,
 ) -> Result<Vec<String>, ApiError> {
     in_client(&state.tenancy, client, async |tx| {
-        Ok(sqlx::query_scalar(
-            "select distinct p from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
-             where ur.user_kind = $1 and ur.user_id = $2 order by p",
-        )
-        .bind(kind.as_str())
-        .bind(user_id)
-        .fetch_all(&mut **tx)
-        .await?)
+        Ok(store::access::role_permissions(tx, kind.as_str(), user_id).await?)
     })
     .await
 }
@@ -199,15 +182,7 @@ async fn client_user_session_live(
     claims: &Claims,
 ) -> Result<bool, ApiError> {
     in_client(&state.tenancy, client, async |tx| {
-        Ok(sqlx::query_scalar(
-            "select exists (select 1 from auth_sessions s join client_users u on u.id = s.user_id
-                            where s.id = $1 and s.user_id = $2 and s.revoked is null and s.expires > now()
-                              and u.enabled and u.email_verified is not null)",
-        )
-        .bind(claims.sid)
-        .bind(claims.user.id)
-        .fetch_one(&mut **tx)
-        .await?)
+        Ok(store::access::client_user_session_live(tx, claims.sid, claims.user.id).await?)
     })
     .await
 }

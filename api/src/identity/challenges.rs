@@ -5,6 +5,8 @@ use super::secrets::SecretHasher;
 use chrono::Duration;
 use sqlx::PgConnection;
 
+pub use store::challenges::{consume, OpenChallenge};
+
 /// Wrong answers a challenge takes before it is burned.
 pub const MAX_ATTEMPTS: i32 = 5;
 
@@ -43,33 +45,9 @@ pub async fn open(
     client_id: Option<i64>,
     secret: Option<&str>,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query(
-        "update auth_challenges set used = now() where user_id = $1 and purpose = $2 and used is null",
-    )
-    .bind(user_id)
-    .bind(purpose.as_str())
-    .execute(&mut *conn)
-    .await?;
     let hash = secret.map(|s| hasher.hash(purpose.as_str(), s));
-    sqlx::query_scalar(
-        "insert into auth_challenges (user_id, purpose, secret_hash, client_id, expires)
-         values ($1, $2, $3, $4, now() + make_interval(secs => $5)) returning id",
-    )
-    .bind(user_id)
-    .bind(purpose.as_str())
-    .bind(hash)
-    .bind(client_id)
-    .bind(purpose.lifetime().num_seconds() as f64)
-    .fetch_one(conn)
-    .await
-}
-
-/// The open challenge a user is answering.
-#[derive(Debug, sqlx::FromRow)]
-pub struct OpenChallenge {
-    pub id: i64,
-    pub secret_hash: Option<Vec<u8>>,
-    pub client_id: Option<i64>,
+    let lifetime = purpose.lifetime().num_seconds() as f64;
+    store::challenges::open(conn, user_id, purpose.as_str(), hash, client_id, lifetime).await
 }
 
 /// The user's newest unexpired, unused challenge of this purpose, locked until the transaction ends so two
@@ -79,15 +57,7 @@ pub async fn current(
     user_id: i64,
     purpose: Purpose,
 ) -> Result<Option<OpenChallenge>, sqlx::Error> {
-    sqlx::query_as(
-        "select id, secret_hash, client_id from auth_challenges
-         where user_id = $1 and purpose = $2 and used is null and expires > now()
-         order by id desc limit 1 for update",
-    )
-    .bind(user_id)
-    .bind(purpose.as_str())
-    .fetch_optional(conn)
-    .await
+    store::challenges::current(conn, user_id, purpose.as_str()).await
 }
 
 /// Whether `answer` is the challenge's secret (constant-time).
@@ -123,25 +93,7 @@ pub async fn check_secret(
     Ok(None)
 }
 
-/// Marks a challenge answered.
-pub async fn consume(conn: &mut PgConnection, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("update auth_challenges set used = now() where id = $1")
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
 /// Counts a wrong answer; the challenge is burned at [`MAX_ATTEMPTS`].
 pub async fn record_wrong_answer(conn: &mut PgConnection, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update auth_challenges set attempts = attempts + 1,
-                used = case when attempts + 1 >= $2 then now() else used end
-         where id = $1",
-    )
-    .bind(id)
-    .bind(MAX_ATTEMPTS)
-    .execute(conn)
-    .await?;
-    Ok(())
+    store::challenges::record_wrong_answer(conn, id, MAX_ATTEMPTS).await
 }

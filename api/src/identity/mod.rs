@@ -22,6 +22,9 @@ use sqlx::PgConnection;
 use std::ops::{Deref, DerefMut};
 use tenancy::{Client, PublicTx, Tenancy, TenancyError, TenantTx};
 
+/// One account, of either kind.
+pub use store::accounts::Account;
+
 /// Where an account lives.
 #[derive(Debug, Clone)]
 pub enum Realm {
@@ -86,7 +89,6 @@ impl Realm {
         }
     }
 
-    /// A literal table name, never input.
     /// The realm's users table, as `store::accounts` names it.
     pub fn users(&self) -> store::accounts::Users {
         match self {
@@ -94,56 +96,6 @@ impl Realm {
             Self::Client(_) => store::accounts::Users::Client,
         }
     }
-
-    fn users_table(&self) -> &'static str {
-        match self {
-            Self::Universal => "universal_users",
-            Self::Client(_) => "client_users",
-        }
-    }
-
-    /// Universal users are created by administrators and need no e-mail verification.
-    fn verified_expr(&self) -> &'static str {
-        match self {
-            Self::Universal => "true",
-            Self::Client(_) => "email_verified is not null",
-        }
-    }
-}
-
-/// One account, of either kind.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Account {
-    pub id: i64,
-    pub email: String,
-    pub password_hash: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub phone: String,
-    #[sqlx(try_from = "String")]
-    pub two_factor_method: domain::TwoFactorMethod,
-    pub totp_secret: Option<String>,
-    pub totp_pending_secret: Option<String>,
-    pub totp_last_step: i64,
-    pub enabled: bool,
-    pub email_verified: bool,
-}
-
-impl Account {
-    /// Enabled and, for client users, verified: the only accounts that may sign in.
-    pub fn may_sign_in(&self) -> bool {
-        self.enabled && self.email_verified
-    }
-}
-
-fn account_query(realm: &Realm, filter: &str) -> String {
-    format!(
-        "select id, email, password_hash, first_name, last_name, phone, two_factor_method, totp_secret,
-                totp_pending_secret, totp_last_step, enabled, {verified} as email_verified
-         from {table} where {filter}",
-        verified = realm.verified_expr(),
-        table = realm.users_table(),
-    )
 }
 
 /// The account with this (normalised) e-mail.
@@ -152,10 +104,7 @@ pub async fn find_by_email(
     realm: &Realm,
     email: &str,
 ) -> Result<Option<Account>, sqlx::Error> {
-    sqlx::query_as::<_, Account>(sqlx::AssertSqlSafe(account_query(realm, "email = $1")))
-        .bind(email)
-        .fetch_optional(conn)
-        .await
+    store::accounts::find_by_email(conn, realm.users(), email).await
 }
 
 pub async fn find_by_id(
@@ -163,15 +112,7 @@ pub async fn find_by_id(
     realm: &Realm,
     id: i64,
 ) -> Result<Option<Account>, sqlx::Error> {
-    sqlx::query_as::<_, Account>(sqlx::AssertSqlSafe(account_query(realm, "id = $1")))
-        .bind(id)
-        .fetch_optional(conn)
-        .await
-}
-
-/// Runs `sql` against the realm's users table; `{users}` in `sql` is replaced by the table's name.
-pub fn users_sql(realm: &Realm, sql: &str) -> sqlx::AssertSqlSafe<String> {
-    sqlx::AssertSqlSafe(sql.replace("{users}", realm.users_table()))
+    store::accounts::find_by_id(conn, realm.users(), id).await
 }
 
 /// The spec's password rule: 8 or more characters with a digit, a lower-case and an upper-case letter.

@@ -11,6 +11,8 @@ use super::Realm;
 use chrono::Duration;
 use sqlx::PgConnection;
 
+pub use store::sessions::{hand_over, revoke_all, Rotated};
+
 const PURPOSE: &str = "refresh";
 
 /// How long after it was spent a token presented again is taken for a race between tabs, not for a copy.
@@ -19,6 +21,10 @@ const SPENT_GRACE_SECS: i32 = 10;
 /// How long an unused session lives.
 pub fn lifetime() -> Duration {
     Duration::days(30)
+}
+
+fn days() -> i32 {
+    lifetime().num_days() as i32
 }
 
 /// A refresh token names its realm so the server knows which schema holds the session:
@@ -53,25 +59,9 @@ pub async fn open(
     client_id: Option<i64>,
 ) -> Result<(i64, String), sqlx::Error> {
     let secret = random_token();
-    let id = sqlx::query_scalar(
-        "insert into auth_sessions (user_id, client_id, token_hash, expires)
-         values ($1, $2, $3, now() + make_interval(days => $4)) returning id",
-    )
-    .bind(user_id)
-    .bind(client_id)
-    .bind(hasher.hash(PURPOSE, &secret))
-    .bind(lifetime().num_days() as i32)
-    .fetch_one(conn)
-    .await?;
+    let hash = hasher.hash(PURPOSE, &secret);
+    let id = store::sessions::open(conn, user_id, client_id, &hash, days()).await?;
     Ok((id, secret))
-}
-
-/// A session a refresh token opened.
-#[derive(Debug, sqlx::FromRow)]
-pub struct Rotated {
-    pub id: i64,
-    pub user_id: i64,
-    pub client_id: Option<i64>,
 }
 
 /// Swaps a live session's refresh token for a new one. The old token stops working at once and is kept as spent.
@@ -81,33 +71,8 @@ pub async fn rotate(
     secret: &str,
 ) -> Result<Option<(Rotated, String)>, sqlx::Error> {
     let next = random_token();
-    let row: Option<Rotated> = sqlx::query_as(
-        "with old as (
-             select id, coalesce(family, id) as family, token_hash from auth_sessions
-             where token_hash = $1 and revoked is null and expires > now()
-             for update
-         ), spent as (
-             insert into auth_spent_refresh_tokens (token_hash, family) select token_hash, family from old
-         )
-         update auth_sessions s set token_hash = $2, last_used = now(),
-                expires = now() + make_interval(days => $3)
-         from old where s.id = old.id
-         returning s.id, s.user_id, s.client_id",
-    )
-    .bind(hasher.hash(PURPOSE, secret))
-    .bind(hasher.hash(PURPOSE, &next))
-    .bind(lifetime().num_days() as i32)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if row.is_some() {
-        // A spent token older than any session could live proves nothing any more.
-        sqlx::query(
-            "delete from auth_spent_refresh_tokens where spent < now() - make_interval(days => $1)",
-        )
-        .bind(lifetime().num_days() as i32)
-        .execute(conn)
-        .await?;
-    }
+    let (old, new) = (hasher.hash(PURPOSE, secret), hasher.hash(PURPOSE, &next));
+    let row = store::sessions::rotate(conn, &old, &new, days()).await?;
     Ok(row.map(|r| (r, next)))
 }
 
@@ -119,45 +84,12 @@ pub async fn end_family_of_spent(
     hasher: &SecretHasher,
     secret: &str,
 ) -> Result<Option<u64>, sqlx::Error> {
-    let family: Option<i64> = sqlx::query_scalar(
-        "select family from auth_spent_refresh_tokens
-         where token_hash = $1 and spent < now() - make_interval(secs => $2)",
-    )
-    .bind(hasher.hash(PURPOSE, secret))
-    .bind(SPENT_GRACE_SECS)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let hash = hasher.hash(PURPOSE, secret);
+    let family = store::sessions::family_of_spent(&mut *conn, &hash, SPENT_GRACE_SECS).await?;
     let Some(family) = family else {
         return Ok(None);
     };
-    let ended = sqlx::query(
-        "update auth_sessions set revoked = now()
-         where (id = $1 or family = $1) and revoked is null",
-    )
-    .bind(family)
-    .execute(conn)
-    .await?;
-    Ok(Some(ended.rows_affected()))
-}
-
-/// A client login replaced session `old` with `new`: `new` joins `old`'s family, and `old` ends with its token
-/// spent, so a copy of that token still ends them both.
-pub async fn hand_over(conn: &mut PgConnection, old: i64, new: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "with old as (
-             update auth_sessions set revoked = now() where id = $1 and revoked is null
-             returning coalesce(family, id) as family, token_hash
-         ), spent as (
-             insert into auth_spent_refresh_tokens (token_hash, family) select token_hash, family from old
-             on conflict (token_hash) do nothing
-         )
-         update auth_sessions set family = (select family from old) where id = $2 and exists (select 1 from old)",
-    )
-    .bind(old)
-    .bind(new)
-    .execute(conn)
-    .await?;
-    Ok(())
+    Ok(Some(store::sessions::end_family(conn, family).await?))
 }
 
 /// Revokes the session holding this refresh token; true when there was one.
@@ -166,30 +98,7 @@ pub async fn revoke_by_token(
     hasher: &SecretHasher,
     secret: &str,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "update auth_sessions set revoked = now() where token_hash = $1 and revoked is null",
-    )
-    .bind(hasher.hash(PURPOSE, secret))
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() > 0)
-}
-
-/// Revokes every session of a user except `keep` (after a password change or reset, or when disabled).
-pub async fn revoke_all(
-    conn: &mut PgConnection,
-    user_id: i64,
-    keep: Option<i64>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update auth_sessions set revoked = now()
-         where user_id = $1 and revoked is null and ($2::bigint is null or id <> $2)",
-    )
-    .bind(user_id)
-    .bind(keep)
-    .execute(conn)
-    .await?;
-    Ok(())
+    store::sessions::revoke_by_token(conn, &hasher.hash(PURPOSE, secret)).await
 }
 
 #[cfg(test)]

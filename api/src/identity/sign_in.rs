@@ -87,18 +87,7 @@ pub async fn may_use_client(
     client_id: i64,
 ) -> Result<bool, ApiError> {
     let mut tx = state.tenancy.public().await?;
-    let allowed: bool = sqlx::query_scalar(
-        "select exists (
-             select 1 from universal_users u
-             where u.id = $1 and u.enabled
-               and (u.all_clients or exists (
-                   select 1 from universal_user_clients g where g.user_id = u.id and g.client_id = $2))
-         )",
-    )
-    .bind(user_id)
-    .bind(client_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let allowed = store::access::may_use_client(&mut tx, user_id, client_id).await?;
     tx.commit().await?;
     Ok(allowed)
 }

@@ -178,22 +178,15 @@ async fn seal_in(
     secrets: &SecretBox,
 ) -> Result<u64, SealPlaintextError> {
     let mut tx = realm.begin(tenancy).await?;
-    let rows: Vec<(i64, Option<String>, Option<String>)> = match sqlx::query_as(super::users_sql(
-        realm,
-        "select id, totp_secret, totp_pending_secret from {users}
-             where totp_secret not like 'v1:%' or totp_pending_secret not like 'v1:%'
-             for update",
-    ))
-    .fetch_all(&mut *tx)
-    .await
-    {
-        Ok(rows) => rows,
-        // A client registered by another process a moment ago may not have its tables yet: it has no secrets.
-        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(UNDEFINED_TABLE) => {
-            return Ok(0)
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let rows: Vec<(i64, Option<String>, Option<String>)> =
+        match store::accounts::unsealed_totp_secrets(&mut tx, realm.users()).await {
+            Ok(rows) => rows,
+            // A client registered by another process a moment ago may not have its tables yet: it has no secrets.
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(UNDEFINED_TABLE) => {
+                return Ok(0)
+            }
+            Err(e) => return Err(e.into()),
+        };
     let count = rows.len() as u64;
     for (id, active, pending) in rows {
         let owner = owner(realm, id);
@@ -202,15 +195,7 @@ async fn seal_in(
             other => Ok(other),
         };
         let (active, pending) = (seal(active)?, seal(pending)?);
-        sqlx::query(super::users_sql(
-            realm,
-            "update {users} set totp_secret = $2, totp_pending_secret = $3 where id = $1",
-        ))
-        .bind(id)
-        .bind(active)
-        .bind(pending)
-        .execute(&mut *tx)
-        .await?;
+        store::accounts::set_totp_secrets(&mut tx, realm.users(), id, active, pending).await?;
     }
     tx.commit().await?;
     Ok(count)

@@ -6,6 +6,7 @@ pub mod contributions;
 pub mod gifts;
 mod range;
 mod source_codes;
+pub mod webhook;
 
 pub use attribution::attribute;
 pub use range::{range, Range};
