@@ -11,6 +11,7 @@ pub mod accounts;
 pub mod cells;
 pub mod contacts;
 pub mod dashboard;
+pub mod demo;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
