@@ -14,6 +14,7 @@ pub mod cells;
 pub mod challenges;
 pub mod contacts;
 pub mod dashboard;
+pub mod demo;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
