@@ -16,6 +16,7 @@ pub mod experiments;
 pub mod external_mailings;
 pub mod flights;
 pub mod forms;
+pub mod imports;
 pub mod like;
 pub mod lists;
 pub mod mailings;
