@@ -1,7 +1,8 @@
-//! The set-based statements that turn the staged rows into contacts and list memberships.
+//! Merging the staged rows into contacts and list memberships: which of `store::imports::contacts`' statements
+//! run for the import's options, in which order, and the counts they add up to.
 
 use super::*;
-use store::imports::contacts as staged;
+use store::imports::contacts;
 
 #[derive(Debug, Default)]
 pub(super) struct Merged {
@@ -22,15 +23,15 @@ pub(super) async fn merge_contacts(
     list_id: Option<i64>,
 ) -> Result<Merged, JobError> {
     let started = std::time::Instant::now();
-    let staged = staged::staged_rows(conn).await?;
+    let staged = contacts::staged_rows(conn).await?;
     if let Columns::Mapped { mapping } = &plan.columns {
         if mapping.values().any(|f| *f == Field::OriginCode) {
-            staged::add_staged_origin_codes(conn).await?;
+            contacts::add_staged_origin_codes(conn).await?;
         }
     }
     let mut created = 0;
     if plan.create_new_contacts {
-        created = staged::create_staged_contacts(conn, plan.origin_code_id).await?;
+        created = contacts::create_staged_contacts(conn, plan.origin_code_id).await?;
     }
     tracing::info!(
         elapsed_ms = started.elapsed().as_millis() as u64,
@@ -40,12 +41,12 @@ pub(super) async fn merge_contacts(
     let mut updated = 0;
     if plan.overwrite_origin_code {
         if let Some(code) = plan.origin_code_id {
-            updated = staged::overwrite_origin_codes(conn, code).await?;
+            updated = contacts::overwrite_origin_codes(conn, code).await?;
         }
     }
     let mut added = 0;
     if let Some(list) = list_id {
-        added = staged::add_staged_to_list(conn, list).await?;
+        added = contacts::add_staged_to_list(conn, list).await?;
     }
     tracing::info!(
         elapsed_ms = started.elapsed().as_millis() as u64,
@@ -57,12 +58,12 @@ pub(super) async fn merge_contacts(
     let unique = if plan.create_new_contacts && list_id.is_some() {
         added
     } else {
-        staged::staged_emails(conn).await?
+        contacts::staged_emails(conn).await?
     };
     let (matched, not_created) = if plan.create_new_contacts {
         (unique - created, 0)
     } else {
-        let found = staged::staged_emails_known(conn).await?;
+        let found = contacts::staged_emails_known(conn).await?;
         (found, unique - found)
     };
     Ok(Merged {
@@ -79,12 +80,12 @@ pub(super) async fn merge_contacts(
 /// NGP rows are keyed on VANID: a known VANID updates that contact's names; an unknown one whose e-mail is
 /// already a contact without a VANID links it; otherwise a contact is created with the row's first origin code.
 pub(super) async fn merge_ngp(conn: &mut PgConnection) -> Result<Merged, JobError> {
-    let (unique, duplicates) = staged::dedupe(conn, "vanid").await?;
-    let staged::NgpMerged {
+    let (unique, duplicates) = contacts::dedupe(conn, "vanid").await?;
+    let contacts::NgpMerged {
         updated,
         linked,
         created,
-    } = staged::merge_ngp(conn).await?;
+    } = contacts::merge_ngp(conn).await?;
     let matched = updated + linked;
     Ok(Merged {
         unique,

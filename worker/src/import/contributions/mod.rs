@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use fields::*;
 use staging::*;
-use store::imports::contributions::{self as staged, Merged};
+use store::imports::contributions::{self, Merged};
 use values::*;
 
 /// The client's revenue settings the import needs.
@@ -33,14 +33,14 @@ struct Settings {
 }
 
 async fn settings(conn: &mut PgConnection, platform: Platform) -> Result<Settings, JobError> {
-    let staged::ImportSettings {
+    let contributions::ImportSettings {
         time_zone,
         actblue_origin_code: actblue,
         winred_origin_code: winred,
         refcode_pattern,
         attribution_window_days: window_days,
         zone_known,
-    } = staged::settings(conn).await?;
+    } = contributions::settings(conn).await?;
     if !zone_known {
         return Err(JobError::BadFile(format!(
             "The time zone in the app settings ({time_zone}) is not a known zone"
@@ -64,7 +64,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
     let started = std::time::Instant::now();
     let settings = settings(conn, plan.platform).await?;
     let file = download(conn, plan.upload_id).await?;
-    staged::create_staging(conn).await?;
+    contributions::create_staging(conn).await?;
 
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Batch>(4);
     let parser = spawn_parser(
@@ -73,7 +73,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         CodePattern::new(&settings.refcode_pattern),
         tx,
     );
-    let mut copy = staged::copy_lines(conn).await?;
+    let mut copy = contributions::copy_lines(conn).await?;
     let mut codes = Vec::new();
     while let Some(batch) = rx.recv().await {
         match batch {
@@ -94,7 +94,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         }
     };
     drop(file);
-    let mut copy = staged::copy_codes(conn).await?;
+    let mut copy = contributions::copy_codes(conn).await?;
     copy.send(codes).await?;
     copy.finish().await?;
     tracing::info!(
@@ -103,7 +103,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         "contribution rows staged"
     );
 
-    let merged = staged::merge(
+    let merged = contributions::merge(
         conn,
         stored(plan.platform),
         &settings.origin_code,
