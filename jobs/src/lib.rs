@@ -12,6 +12,7 @@ mod kinds;
 pub mod liveness;
 mod queue;
 mod row;
+pub mod status;
 
 pub use error::JobError;
 pub use kinds::JobKind;

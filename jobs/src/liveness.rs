@@ -1,5 +1,6 @@
-//! What the api reads of the workers' liveness: how many beat lately, and their rows in `public.workers`. The
-//! worker writes those rows (its `liveness.rs`); a worker is live while it beat in the last [`LIVE_WITHIN`].
+//! The workers' rows in `public.workers`: each worker process writes its own ([`beat`], [`forget`], called by its
+//! `liveness.rs`); the api reads how many beat lately and the rows. A worker is live while it beat in the last
+//! [`LIVE_WITHIN`].
 
 use crate::JobError;
 use std::time::Duration;
@@ -57,4 +58,44 @@ pub async fn workers(tenancy: &Tenancy, queue: &str) -> Result<Vec<WorkerRow>, J
     .await?;
     tx.commit().await?;
     Ok(rows)
+}
+
+/// (public) Writes the worker `name`'s row: beat now, its last poll `since_poll_secs` ago, the jobs it runs
+/// (`running`, as [`RunningEntry`]s); rows of processes gone for a day go.
+pub async fn beat(
+    conn: &mut sqlx::PgConnection,
+    name: &str,
+    queue: &str,
+    host: String,
+    pid: i32,
+    since_poll_secs: f64,
+    running: serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into workers (name, queue, host, pid, polled, running)
+             values ($1, $2, $3, $4, now() - make_interval(secs => $5), $6)
+             on conflict (name) do update set beat = now(), polled = excluded.polled, running = excluded.running",
+    )
+    .bind(name)
+    .bind(queue)
+    .bind(host)
+    .bind(pid)
+    .bind(since_poll_secs)
+    .bind(running)
+    .execute(&mut *conn)
+    .await?;
+    // Rows of processes gone for a day are of no more use to anyone.
+    sqlx::query("delete from workers where beat < now() - interval '1 day'")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// (public) Removes the worker `name`'s row: it stopped on purpose.
+pub async fn forget(conn: &mut sqlx::PgConnection, name: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from workers where name = $1")
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
 }

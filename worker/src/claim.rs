@@ -106,15 +106,11 @@ pub async fn claim(
         .filter(|c| c.enabled && only_client.is_none_or(|id| id == c.id))
     {
         let mut tx = tenancy.begin(&client).await?;
-        let first: Option<(i64, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
-            "select id, updated from jobs
-             where status = 'queued'
-               and updated < now() - make_interval(secs => least($1 * power(2, greatest(attempts - 1, 0)), $2))
-             order by id limit 1",
+        let first = jobs::status::oldest_claimable(
+            &mut tx,
+            CLAIM_AFTER.as_secs_f64(),
+            CLAIM_BACKOFF_MAX.as_secs_f64(),
         )
-        .bind(CLAIM_AFTER.as_secs_f64())
-        .bind(CLAIM_BACKOFF_MAX.as_secs_f64())
-        .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
         if let Some((id, updated)) = first {
@@ -126,12 +122,7 @@ pub async fn claim(
         // The row lock keeps a second claimer off the row while this one takes the per-job lock; the per-job lock
         // then keeps the job to this worker until it ends.
         let mut tx = tenancy.begin(&client).await?;
-        let still: Option<i64> = sqlx::query_scalar(
-            "select id from jobs where id = $1 and status = 'queued' for update skip locked",
-        )
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
+        let still = jobs::status::lock_queued(&mut tx, id).await?;
         if still.is_none() {
             continue;
         }

@@ -101,23 +101,16 @@ impl Liveness {
     /// Writes this process's row: beat now, the last poll, the jobs running.
     pub(crate) async fn beat(&self, tenancy: &Tenancy) -> Result<(), JobError> {
         let mut tx = tenancy.public().await?;
-        sqlx::query(
-            "insert into workers (name, queue, host, pid, polled, running)
-             values ($1, $2, $3, $4, now() - make_interval(secs => $5), $6)
-             on conflict (name) do update set beat = now(), polled = excluded.polled, running = excluded.running",
+        jobs::liveness::beat(
+            &mut tx,
+            &self.name,
+            &self.queue,
+            hostname(),
+            i32::try_from(std::process::id()).unwrap_or(0),
+            self.since_poll().as_secs_f64(),
+            self.running(),
         )
-        .bind(&self.name)
-        .bind(&self.queue)
-        .bind(hostname())
-        .bind(i32::try_from(std::process::id()).unwrap_or(0))
-        .bind(self.since_poll().as_secs_f64())
-        .bind(self.running())
-        .execute(&mut *tx)
         .await?;
-        // Rows of processes gone for a day are of no more use to anyone.
-        sqlx::query("delete from workers where beat < now() - interval '1 day'")
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -125,10 +118,7 @@ impl Liveness {
     /// Removes this process's row: it stopped on purpose.
     pub(crate) async fn gone(&self, tenancy: &Tenancy) -> Result<(), JobError> {
         let mut tx = tenancy.public().await?;
-        sqlx::query("delete from workers where name = $1")
-            .bind(&self.name)
-            .execute(&mut *tx)
-            .await?;
+        jobs::liveness::forget(&mut tx, &self.name).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -164,12 +154,7 @@ pub async fn oldest_queued(tenancy: &Tenancy) -> Result<Vec<(String, f64)>, JobE
         .filter(|c| c.enabled)
     {
         let mut tx = tenancy.begin(&client).await?;
-        let age: f64 = sqlx::query_scalar(
-            "select coalesce(extract(epoch from now() - min(updated))::float8, 0) from jobs
-             where status = 'queued'",
-        )
-        .fetch_one(&mut *tx)
-        .await?;
+        let age = jobs::status::oldest_queued_age(&mut tx).await?;
         tx.commit().await?;
         ages.push((client.id.to_string(), age));
     }

@@ -69,21 +69,7 @@ async fn lost(
         };
         // A running row's lock (the runner's key, see `runner::execute`) is tried only for running rows, and held
         // only for this transaction, so a worker starting a queued job never finds it taken by reconcile.
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "select id from jobs
-             where updated < now() - make_interval(secs => $1)
-               and case status
-                     when 'queued' then true
-                     when 'running' then pg_try_advisory_xact_lock(($2::bigint | id) # ($3::bigint << 32))
-                     else false
-                   end
-             order by id",
-        )
-        .bind(GRACE.as_secs_f64())
-        .bind(JOB_LOCK)
-        .bind(client.id)
-        .fetch_all(&mut *tx)
-        .await?;
+        let ids = jobs::status::stale(&mut tx, GRACE.as_secs_f64(), JOB_LOCK, client.id).await?;
         tx.commit().await?;
         waiting.extend(ids.into_iter().map(|job_id| JobMessage {
             client_id: client.id,

@@ -49,14 +49,7 @@ pub(crate) async fn execute_locked(
         job_id,
     };
     let mut tx = tenancy.begin(client).await?;
-    let claimed: Option<(String, serde_json::Value, i32)> = sqlx::query_as(
-        "update jobs set status = 'running', attempts = attempts + 1, updated = now()
-         where id = $1 and status <> 'done'
-         returning command, payload, attempts",
-    )
-    .bind(message.job_id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let claimed = jobs::status::start(&mut tx, message.job_id).await?;
     tx.commit().await?;
     let Some((command, payload, attempts)) = claimed else {
         // Already done (a redelivered message) or never committed: nothing to do either way.
@@ -111,17 +104,7 @@ async fn finish(
         Err(error) => (false, None, Some(error)),
     };
     let mut tx = tenancy.begin(client).await?;
-    sqlx::query(
-        "update jobs set status = 'done', progress = case when $2 then 100 else progress end,
-                success = $2, result = $3, error = $4, updated = now()
-         where id = $1",
-    )
-    .bind(job_id)
-    .bind(success)
-    .bind(result)
-    .bind(error)
-    .execute(&mut *tx)
-    .await?;
+    jobs::status::finish(&mut tx, job_id, success, result, error).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -133,11 +116,7 @@ async fn requeue(
     error: &JobError,
 ) -> Result<(), JobError> {
     let mut tx = tenancy.begin(client).await?;
-    sqlx::query("update jobs set status = 'queued', error = $2, updated = now() where id = $1")
-        .bind(job_id)
-        .bind(error.to_string())
-        .execute(&mut *tx)
-        .await?;
+    jobs::status::requeue(&mut tx, job_id, error.to_string()).await?;
     tx.commit().await?;
     Ok(())
 }

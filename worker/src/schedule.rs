@@ -103,15 +103,7 @@ async fn start_due(
     client: &tenancy::Client,
 ) -> Result<usize, jobs::JobError> {
     let mut tx = tenancy.begin(client).await?;
-    let due: Vec<i64> = sqlx::query_scalar(
-        "update mailings set send_attempt = now(), delivery = 'sending'
-         where id in (select id from mailings
-                      where not is_draft and send_attempt is null and send_time <= now()
-                      for update skip locked)
-         returning id",
-    )
-    .fetch_all(&mut *tx)
-    .await?;
+    let due = store::send::claim_due(&mut tx).await?;
     if due.is_empty() {
         tx.commit().await?;
         return Ok(0);
@@ -135,21 +127,7 @@ pub async fn segments_due(
     client: &tenancy::Client,
 ) -> Result<bool, jobs::JobError> {
     let mut tx = tenancy.begin(client).await?;
-    let due: bool = sqlx::query_scalar(
-        "select exists (
-                    select 1 from segments s
-                    where s.computed is null
-                       or s.computed < client_day_start(client_today())
-                       or s.computed < (select max(j.updated) from jobs j
-                                        where j.command = 'contribution-import' and j.status = 'done'
-                                          and j.success))
-                and not exists (
-                    select 1 from jobs j
-                    where j.command = 'update-segment' and j.payload -> 'segmentId' = 'null'::jsonb
-                      and (j.status <> 'done' or j.created > now() - interval '15 minutes'))",
-    )
-    .fetch_one(&mut *tx)
-    .await?;
+    let due = store::segment_refresh::due(&mut tx).await?;
     if !due {
         tx.commit().await?;
         return Ok(false);

@@ -37,11 +37,7 @@ async fn download(
     upload_id: i64,
 ) -> Result<tempfile::NamedTempFile, JobError> {
     let mut file = tempfile::NamedTempFile::new().map_err(JobError::file)?;
-    let mut chunks = sqlx::query_scalar::<_, Vec<u8>>(
-        "select data from upload_chunks where upload_id = $1 order by seq",
-    )
-    .bind(upload_id)
-    .fetch(&mut *conn);
+    let mut chunks = store::imports::upload_chunks(conn, upload_id);
     let mut any = false;
     while let Some(chunk) = chunks.try_next().await? {
         any = true;
@@ -65,23 +61,11 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
         elapsed_ms = started.elapsed().as_millis() as u64,
         "upload read"
     );
-    sqlx::query(
-        "create temp table import_staging (
-             row_no bigint, email text, first_name text, last_name text, phone text, vanid bigint,
-             origin_code text, created_at timestamp
-         ) on commit drop",
-    )
-    .execute(&mut *conn)
-    .await?;
+    store::imports::contacts::create_staging(conn).await?;
 
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<u8>>(4);
     let parser = spawn_parser(file.path().to_path_buf(), plan.clone(), tx);
-    let mut copy = conn
-        .copy_in_raw(
-            "copy import_staging (row_no, email, first_name, last_name, phone, vanid, origin_code, created_at)
-             from stdin with (format csv)",
-        )
-        .await?;
+    let mut copy = store::imports::contacts::copy_staging(conn).await?;
     while let Some(batch) = rx.recv().await {
         copy.send(batch).await?;
     }
@@ -103,14 +87,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
     );
 
     let list_id = match &plan.list_name {
-        Some(name) => Some(
-            sqlx::query_scalar::<_, i64>(
-                "insert into crm_lists (name, kind) values ($1, 'upload') returning id",
-            )
-            .bind(name)
-            .fetch_one(&mut *conn)
-            .await?,
-        ),
+        Some(name) => Some(store::imports::contacts::create_upload_list(conn, name).await?),
         None => None,
     };
     let merged = if matches!(plan.columns, Columns::Ngp) {
@@ -118,10 +95,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ImportPlan) -> Result<JobResult
     } else {
         merge_contacts(conn, plan, list_id).await?
     };
-    sqlx::query("delete from uploads where id = $1")
-        .bind(plan.upload_id)
-        .execute(&mut *conn)
-        .await?;
+    store::imports::delete_upload(conn, plan.upload_id).await?;
     Ok(report(plan, list_id, counts, merged))
 }
 

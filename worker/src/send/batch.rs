@@ -2,8 +2,7 @@
 
 use super::*;
 
-/// A queued recipient: contact id, address, first name and variant letter.
-pub(super) type Queued = (i64, String, String, String);
+use store::send::recipients::{self, Queued};
 
 /// A batch's last contact id and its rendered messages, by contact.
 pub(super) type Batch = (i64, Vec<(i64, Rendered)>);
@@ -65,31 +64,9 @@ pub(super) async fn next_recipients(
     cursor: i64,
 ) -> Result<Vec<Queued>, JobError> {
     let mut tx = tenancy.begin(client).await?;
-    let batch: Vec<Queued> = sqlx::query_as(
-        // The subscription is looked up per row by primary key: a join would let the planner scan every
-        // contact for each batch when the contacts' statistics are stale (say, right after a big import).
-        "select r.contact_id, r.email, r.first_name, r.variant
-         from (select contact_id, email, first_name, variant from mailing_recipients
-               where mailing_id = $1 and status = 'queued' and contact_id > $2
-               order by contact_id limit $3) r
-         where (select c.subscription from contacts c where c.id = r.contact_id) = 'subscribed'
-         order by r.contact_id",
-    )
-    .bind(mailing_id)
-    .bind(cursor)
-    .bind(BATCH)
-    .fetch_all(&mut *tx)
-    .await?;
+    let batch = recipients::next_queued(&mut tx, mailing_id, cursor, BATCH).await?;
     if batch.is_empty() {
-        sqlx::query(
-            "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
-             from contacts c
-             where r.mailing_id = $1 and r.status = 'queued' and c.id = r.contact_id
-               and c.subscription <> 'subscribed'",
-        )
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
+        recipients::fail_unsubscribed(&mut tx, mailing_id).await?;
     }
     tx.commit().await?;
     Ok(batch)

@@ -21,6 +21,7 @@ use sent_log::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store::send;
 
 const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
@@ -28,37 +29,12 @@ const PAUSE_AFTER: u32 = 25;
 
 type Mailing = Letter;
 
-/// The variant's fields and its sender (the sender may have been deleted).
-type VariantRow = (
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
-
 /// The mailing's variants, `a` (the mailing itself) first; empty when the mailing or a variant's sender is gone.
 async fn load_variants(
     tx: &mut sqlx::PgConnection,
     mailing_id: i64,
 ) -> Result<Vec<Mailing>, JobError> {
-    let rows: Vec<VariantRow> = sqlx::query_as(
-        "select v.letter, v.subject_line, v.preview_text, v.body_html, s.name, s.from_address, s.reply_to
-         from (select 'a' as letter, m.subject_line, m.preview_text, m.body_html, m.sender_id
-               from mailings m where m.id = $1
-               union all
-               select x.letter, coalesce(x.subject_line, m.subject_line),
-                      coalesce(x.preview_text, m.preview_text), coalesce(x.body_html, m.body_html),
-                      coalesce(x.sender_id, m.sender_id)
-               from mailing_variants x join mailings m on m.id = x.mailing_id where x.mailing_id = $1) v
-         left join senders s on s.id = v.sender_id
-         order by v.letter",
-    )
-    .bind(mailing_id)
-    .fetch_all(&mut *tx)
-    .await?;
+    let rows = send::variants(&mut *tx, mailing_id).await?;
     let mut out = Vec::with_capacity(rows.len());
     for (letter, subject, preview, body, from_name, from_address, reply_to) in rows {
         let (Some(from_name), Some(from_address)) = (from_name, from_address) else {
@@ -96,35 +72,12 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
         ));
     }
     let mailing = Arc::new(variants);
-    let attempt: Option<i64> = sqlx::query_scalar(
-        "select (extract(epoch from send_attempt) * 1000000)::bigint from mailings where id = $1",
-    )
-    .bind(mailing_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let attempt = send::send_attempt(&mut tx, mailing_id).await?;
     // Recipients: the mailing's audience (its list or segment, minus its suppressions) with each one's variant,
     // written once, by the first attempt (an attempt that died before committing wrote nothing).
-    let written: bool = sqlx::query_scalar(
-        "select exists (select 1 from mailing_recipients where mailing_id = $1)",
-    )
-    .bind(mailing_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let written = send::recipients_written(&mut tx, mailing_id).await?;
     if !written {
-        sqlx::query(
-            "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
-             select $1, c.id, c.email, c.first_name, a.variant,
-                    coalesce((select m.segment_id from mailings m where m.id = $1), 0)
-             from mailing_audience_split($1) a join contacts c on c.id = a.contact_id",
-        )
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
-        // The rows just written change the table's size by orders of magnitude: fresh statistics keep the batch
-        // reads and the recorder's updates on the primary key instead of scanning the table each time.
-        sqlx::query("analyze mailing_recipients")
-            .execute(&mut *tx)
-            .await?;
+        send::write_recipients(&mut tx, mailing_id).await?;
     }
     // Messages an earlier attempt handed to the server without living to record it are sent: not again.
     let (journal, handed_over) = Journal::open(
@@ -140,19 +93,9 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
             recipients = handed_over.len(),
             "recipients mailed by an earlier attempt, recorded from the send journal"
         );
-        sqlx::query(
-            "update mailing_recipients set status = 'sent', error = null, sent_at = now()
-             where mailing_id = $1 and contact_id = any ($2) and status = 'queued'",
-        )
-        .bind(mailing_id)
-        .bind(&handed_over)
-        .execute(&mut *tx)
-        .await?;
+        send::recipients::mark_handed_over(&mut tx, mailing_id, &handed_over).await?;
     }
-    sqlx::query("update mailings set delivery = 'sending', delivery_message = null where id = $1")
-        .bind(mailing_id)
-        .execute(&mut *tx)
-        .await?;
+    send::set_sending(&mut tx, mailing_id).await?;
     tx.commit().await?;
     let journal = Arc::new(journal);
     tracing::info!(
@@ -181,12 +124,8 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     // This commit waits for the disk, and with it every faster commit of the recorder before it: only then has
     // the journal nothing left to tell.
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    sqlx::query("update mailings set delivery = $2, delivery_message = $3 where id = $1")
-        .bind(mailing_id)
-        .bind(if paused.is_some() { "paused" } else { "done" })
-        .bind(&paused)
-        .execute(&mut *tx)
-        .await?;
+    let delivery = if paused.is_some() { "paused" } else { "done" };
+    send::set_delivery(&mut tx, mailing_id, delivery, paused.as_deref()).await?;
     tx.commit().await?;
     if let Ok(journal) = Arc::try_unwrap(journal) {
         journal.remove().map_err(journal_error)?;
@@ -273,10 +212,7 @@ async fn send_batches(
                     )
                     .await?;
                     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-                    sqlx::query("update contacts set subscription = 'bounced' where id = $1 and subscription = 'subscribed'")
-                        .bind(contact_id)
-                        .execute(&mut *tx)
-                        .await?;
+                    send::recipients::bounce_contact(&mut tx, contact_id).await?;
                     tx.commit().await?;
                 }
                 Outcome::Retry(e) => {
@@ -328,17 +264,7 @@ async fn mark(
     error: Option<&str>,
 ) -> Result<(), JobError> {
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    sqlx::query(
-        "update mailing_recipients set status = $3, error = $4,
-                sent_at = case when $3 = 'sent' then now() else sent_at end
-         where mailing_id = $1 and contact_id = $2",
-    )
-    .bind(mailing_id)
-    .bind(contact_id)
-    .bind(status.as_str())
-    .bind(error)
-    .execute(&mut *tx)
-    .await?;
+    send::recipients::mark(&mut tx, mailing_id, contact_id, status.as_str(), error).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -349,14 +275,12 @@ async fn summary(
     note: String,
 ) -> Result<JobResult, JobError> {
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    let (total, sent, failed, bounced): (i64, i64, i64, i64) = sqlx::query_as(
-        "select count(*), count(*) filter (where status = 'sent'), count(*) filter (where status = 'failed'),
-                count(*) filter (where status = 'bounced')
-         from mailing_recipients where mailing_id = $1",
-    )
-    .bind(mailing_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let send::SendCounts {
+        total,
+        sent,
+        failed,
+        bounced,
+    } = send::counts(&mut tx, mailing_id).await?;
     tx.commit().await?;
     let message = if note.is_empty() {
         format!("Sent {sent} of {total} messages; {bounced} bounced, {failed} not sent.")

@@ -61,17 +61,8 @@ pub(super) async fn record_sent(
             let mut tx = ctx.tenancy.begin(ctx.client).await?;
             // These commits do not wait for the disk; the final status update of the send does, and the journal
             // is kept until then, so a crash of the database server loses nothing either.
-            sqlx::query("set local synchronous_commit = off")
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(
-                "update mailing_recipients set status = 'sent', error = null, sent_at = now()
-                 where mailing_id = $1 and contact_id = any ($2)",
-            )
-            .bind(mailing_id)
-            .bind(&group)
-            .execute(&mut *tx)
-            .await?;
+            store::send::recipients::commit_without_waiting(&mut tx).await?;
+            store::send::recipients::mark_sent(&mut tx, mailing_id, &group).await?;
             tx.commit().await?;
         }
         if finished {

@@ -5,7 +5,6 @@
 //! nothing behind and a re-import of the same export changes nothing.
 
 mod fields;
-mod merge;
 mod staging;
 mod values;
 
@@ -21,8 +20,8 @@ use sqlx::PgConnection;
 use std::collections::{BTreeMap, HashMap};
 
 use fields::*;
-use merge::{merge, Merged};
 use staging::*;
+use store::imports::contributions::{self, Merged};
 use values::*;
 
 /// The client's revenue settings the import needs.
@@ -34,20 +33,14 @@ struct Settings {
 }
 
 async fn settings(conn: &mut PgConnection, platform: Platform) -> Result<Settings, JobError> {
-    let (time_zone, actblue, winred, refcode_pattern, window_days, zone_known): (
-        String,
-        String,
-        String,
-        String,
-        i32,
-        bool,
-    ) = sqlx::query_as(
-        "select time_zone, actblue_origin_code, winred_origin_code, refcode_pattern, attribution_window_days,
-                exists (select 1 from pg_timezone_names where name = time_zone)
-         from app_settings limit 1",
-    )
-    .fetch_one(&mut *conn)
-    .await?;
+    let contributions::ImportSettings {
+        time_zone,
+        actblue_origin_code: actblue,
+        winred_origin_code: winred,
+        refcode_pattern,
+        attribution_window_days: window_days,
+        zone_known,
+    } = contributions::settings(conn).await?;
     if !zone_known {
         return Err(JobError::BadFile(format!(
             "The time zone in the app settings ({time_zone}) is not a known zone"
@@ -71,24 +64,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
     let started = std::time::Instant::now();
     let settings = settings(conn, plan.platform).await?;
     let file = download(conn, plan.upload_id).await?;
-    sqlx::query(
-        "create temp table contrib_staging (
-             row_no bigint, line_item_id text, receipt_id text, paid_local timestamp, paid_abs timestamptz,
-             amount numeric(14, 2), fee numeric(14, 2), email text, first_name text, last_name text, zip text,
-             state text, phone text, recurring_months integer, recurrence_number integer, refcode text,
-             refcode2 text, fundraising_page text, refund_id text, refund_local timestamp, refund_abs timestamptz,
-             ab_test_name text, ab_variation text, mobile boolean, express_signup boolean
-         ) on commit drop",
-    )
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "create temp table contrib_codes (
-             code text, parsed boolean, channel text, code_date date, campaign text, variant text
-         ) on commit drop",
-    )
-    .execute(&mut *conn)
-    .await?;
+    contributions::create_staging(conn).await?;
 
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Batch>(4);
     let parser = spawn_parser(
@@ -97,12 +73,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         CodePattern::new(&settings.refcode_pattern),
         tx,
     );
-    // Empty unquoted cells are NULL in COPY's CSV format: an absent value stays absent.
-    let mut copy = conn
-        .copy_in_raw(&format!(
-            "copy contrib_staging ({STAGING_COLUMNS}) from stdin with (format csv)"
-        ))
-        .await?;
+    let mut copy = contributions::copy_lines(conn).await?;
     let mut codes = Vec::new();
     while let Some(batch) = rx.recv().await {
         match batch {
@@ -123,11 +94,7 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         }
     };
     drop(file);
-    let mut copy = conn
-        .copy_in_raw(
-            "copy contrib_codes (code, parsed, channel, code_date, campaign, variant) from stdin with (format csv)",
-        )
-        .await?;
+    let mut copy = contributions::copy_codes(conn).await?;
     copy.send(codes).await?;
     copy.finish().await?;
     tracing::info!(
@@ -136,11 +103,15 @@ pub async fn run(conn: &mut PgConnection, plan: &ContributionPlan) -> Result<Job
         "contribution rows staged"
     );
 
-    let merged = merge(conn, plan.platform, &settings).await?;
-    sqlx::query("delete from uploads where id = $1")
-        .bind(plan.upload_id)
-        .execute(&mut *conn)
-        .await?;
+    let merged = contributions::merge(
+        conn,
+        stored(plan.platform),
+        &settings.origin_code,
+        &settings.time_zone,
+        settings.window_days,
+    )
+    .await?;
+    store::imports::delete_upload(conn, plan.upload_id).await?;
     tracing::info!(
         elapsed_ms = started.elapsed().as_millis() as u64,
         "contributions merged"

@@ -44,10 +44,6 @@ impl Parsed {
     }
 }
 
-pub(super) const STAGING_COLUMNS: &str = "row_no, line_item_id, receipt_id, paid_local, paid_abs, amount, fee, email, \
-     first_name, last_name, zip, state, phone, recurring_months, recurrence_number, refcode, refcode2, \
-     fundraising_page, refund_id, refund_local, refund_abs, ab_test_name, ab_variation, mobile, express_signup";
-
 pub(super) fn when_cells(when: Option<When>) -> (String, String) {
     match when {
         Some(When::Instant(d)) => (String::new(), d.to_rfc3339()),

@@ -1,34 +1,123 @@
-//! The set-based merge of the staged lines into contributions, contacts and source codes, in the job's
-//! transaction (the attribution rules other writers of contributions share are `store::revenue::attribute`).
+//! Contribution imports: the client's revenue settings an import reads, the staging tables the parsed lines and
+//! reference codes are copied into, and the set-based merge into contributions, contacts and source codes (the
+//! attribution rules other writers of contributions share are `crate::revenue::attribute`).
 
-use super::fields::stored;
-use super::Settings;
-use jobs::import::contributions::Platform;
-use jobs::JobError;
+use sqlx::postgres::PgCopyIn;
 use sqlx::PgConnection;
 
-#[derive(Debug, Default)]
-pub(super) struct Merged {
-    pub(super) unique: i64,
-    pub(super) duplicates: i64,
-    pub(super) duplicate_rows: Vec<i64>,
-    pub(super) new_lines: i64,
-    pub(super) refunds_marked: i64,
-    pub(super) contacts_created: i64,
-    pub(super) source_codes_created: i64,
-    pub(super) by_refcode: i64,
-    pub(super) by_click: i64,
+/// The staging table's columns in the order the worker writes each CSV line.
+const STAGING_COLUMNS: &str = "row_no, line_item_id, receipt_id, paid_local, paid_abs, amount, fee, email, \
+     first_name, last_name, zip, state, phone, recurring_months, recurrence_number, refcode, refcode2, \
+     fundraising_page, refund_id, refund_local, refund_abs, ab_test_name, ab_variation, mobile, express_signup";
+
+/// The app settings an import reads, and whether the time zone is one Postgres knows.
+#[derive(Debug)]
+pub struct ImportSettings {
+    pub time_zone: String,
+    pub actblue_origin_code: String,
+    pub winred_origin_code: String,
+    pub refcode_pattern: String,
+    pub attribution_window_days: i32,
+    pub zone_known: bool,
 }
 
-async fn count(conn: &mut PgConnection, sql: &'static str) -> Result<i64, JobError> {
-    Ok(sqlx::query_scalar(sql).fetch_one(&mut *conn).await?)
+pub async fn settings(conn: &mut PgConnection) -> Result<ImportSettings, sqlx::Error> {
+    let (
+        time_zone,
+        actblue_origin_code,
+        winred_origin_code,
+        refcode_pattern,
+        attribution_window_days,
+        zone_known,
+    ) = sqlx::query_as(
+        "select time_zone, actblue_origin_code, winred_origin_code, refcode_pattern, attribution_window_days,
+                exists (select 1 from pg_timezone_names where name = time_zone)
+         from app_settings limit 1",
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(ImportSettings {
+        time_zone,
+        actblue_origin_code,
+        winred_origin_code,
+        refcode_pattern,
+        attribution_window_days,
+        zone_known,
+    })
 }
 
-pub(super) async fn merge(
+/// The temp tables of staged lines and of their reference codes, dropped with the transaction.
+pub async fn create_staging(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "create temp table contrib_staging (
+             row_no bigint, line_item_id text, receipt_id text, paid_local timestamp, paid_abs timestamptz,
+             amount numeric(14, 2), fee numeric(14, 2), email text, first_name text, last_name text, zip text,
+             state text, phone text, recurring_months integer, recurrence_number integer, refcode text,
+             refcode2 text, fundraising_page text, refund_id text, refund_local timestamp, refund_abs timestamptz,
+             ab_test_name text, ab_variation text, mobile boolean, express_signup boolean
+         ) on commit drop",
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "create temp table contrib_codes (
+             code text, parsed boolean, channel text, code_date date, campaign text, variant text
+         ) on commit drop",
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Starts the `COPY` of CSV lines into the staging table. Empty unquoted cells are NULL in COPY's CSV format: an
+/// absent value stays absent.
+pub async fn copy_lines(
     conn: &mut PgConnection,
-    platform: Platform,
-    settings: &Settings,
-) -> Result<Merged, JobError> {
+) -> Result<PgCopyIn<&mut PgConnection>, sqlx::Error> {
+    conn.copy_in_raw(&format!(
+        "copy contrib_staging ({STAGING_COLUMNS}) from stdin with (format csv)"
+    ))
+    .await
+}
+
+/// Starts the `COPY` of CSV reference codes (code, parsed, channel, code_date, campaign, variant).
+pub async fn copy_codes(
+    conn: &mut PgConnection,
+) -> Result<PgCopyIn<&mut PgConnection>, sqlx::Error> {
+    conn.copy_in_raw(
+        "copy contrib_codes (code, parsed, channel, code_date, campaign, variant) from stdin with (format csv)",
+    )
+    .await
+}
+
+/// What a merge did, in lines unless named otherwise.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub unique: i64,
+    pub duplicates: i64,
+    pub duplicate_rows: Vec<i64>,
+    pub new_lines: i64,
+    pub refunds_marked: i64,
+    pub contacts_created: i64,
+    pub source_codes_created: i64,
+    pub by_refcode: i64,
+    pub by_click: i64,
+}
+
+async fn count(conn: &mut PgConnection, sql: &'static str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(sql).fetch_one(&mut *conn).await
+}
+
+/// Merges the staged lines of `platform` (its stored name): donors who are not contacts become contacts with
+/// `origin_code`, every reference code becomes a source code, and each new line is attributed to a mailing by
+/// refcode, else by a click within `window_days`; local times are read in `time_zone`.
+pub async fn merge(
+    conn: &mut PgConnection,
+    platform: &str,
+    origin_code: &str,
+    time_zone: &str,
+    window_days: i32,
+) -> Result<Merged, sqlx::Error> {
     let staged = count(conn, "select count(*) from contrib_staging").await?;
     // One row per line: a refund row wins over the paid row of the same line, else the first row.
     sqlx::query(
@@ -57,7 +146,7 @@ pub(super) async fn merge(
              where l.email is not null and not exists (select 1 from contacts c where c.email = l.email))
          on conflict (name) do nothing",
     )
-    .bind(&settings.origin_code)
+    .bind(origin_code)
     .execute(&mut *conn)
     .await?;
     let contacts_created = sqlx::query(
@@ -69,7 +158,7 @@ pub(super) async fn merge(
          order by l.email, l.row_no
          on conflict (email) do nothing",
     )
-    .bind(&settings.origin_code)
+    .bind(origin_code)
     .execute(&mut *conn)
     .await?
     .rows_affected() as i64;
@@ -122,9 +211,9 @@ pub(super) async fn merge(
          )
          select attribution, count(*) from new_lines group by 1",
     )
-    .bind(stored(platform))
-    .bind(&settings.time_zone)
-    .bind(settings.window_days)
+    .bind(platform)
+    .bind(time_zone)
+    .bind(window_days)
     .fetch_all(&mut *conn)
     .await?;
     let by_rule = |rule: &str| {
@@ -146,8 +235,8 @@ pub(super) async fn merge(
          where k.platform = $1 and k.line_item_id = l.line_item_id
            and l.refund_id is not null and k.refund_id is null",
     )
-    .bind(stored(platform))
-    .bind(&settings.time_zone)
+    .bind(platform)
+    .bind(time_zone)
     .execute(&mut *conn)
     .await?
     .rows_affected() as i64;
