@@ -98,7 +98,7 @@ async fn wrong_webhook_passwords_are_hashed_off_the_runtime_and_limited_per_addr
         one_hash = one_hash.min(t0.elapsed());
     }
 
-    // Six more at once: each is hashed (still under the limit), and /healthz never waits as long as one check.
+    // Six more at once: each is hashed (still under the limit), and /healthz never waits for them.
     let (statuses, slowest) = slowest_health_during(&app, async {
         let calls = (3..=8).map(|i| post(&app, &url, &wrong, order(i)));
         futures_util::future::join_all(calls)
@@ -112,8 +112,10 @@ async fn wrong_webhook_passwords_are_hashed_off_the_runtime_and_limited_per_addr
         statuses.iter().all(|s| *s == StatusCode::UNAUTHORIZED),
         "{statuses:?}"
     );
+    // Hashed on the runtime (this test's one thread also runs the app), the six would hold /healthz for six checks'
+    // time; off it, a probe waits only for CPU, which the CI's other lanes also want: two checks' time is the bound.
     assert!(
-        slowest < one_hash + Duration::from_millis(50),
+        slowest < one_hash * 2 + Duration::from_millis(50),
         "/healthz took {slowest:?} while wrong passwords were checked (one check takes {one_hash:?})"
     );
 
