@@ -14,6 +14,7 @@ pub mod cells;
 pub mod challenges;
 pub mod contacts;
 pub mod dashboard;
+pub mod deliverability;
 pub mod demo;
 pub mod email_analytics;
 pub mod experiments;

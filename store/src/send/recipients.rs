@@ -6,8 +6,8 @@ use sqlx::PgConnection;
 /// A queued recipient: contact id, address, first name and variant letter.
 pub type Queued = (i64, String, String, String);
 
-/// Up to `limit` queued recipients after `cursor` (a contact id) whose contact is still subscribed, in contact
-/// order.
+/// Up to `limit` queued recipients after `cursor` (a contact id) whose contact is still subscribed and whose
+/// address is not suppressed, in contact order.
 pub async fn next_queued(
     conn: &mut PgConnection,
     mailing_id: i64,
@@ -22,6 +22,7 @@ pub async fn next_queued(
                where mailing_id = $1 and status = 'queued' and contact_id > $2
                order by contact_id limit $3) r
          where (select c.subscription from contacts c where c.id = r.contact_id) = 'subscribed'
+           and not exists (select 1 from suppressions x where x.email = r.email and x.lifted_at is null)
          order by r.contact_id",
     )
     .bind(mailing_id)
@@ -31,16 +32,17 @@ pub async fn next_queued(
     .await
 }
 
-/// Queued recipients whose contact unsubscribed or bounced since the recipients were chosen are not sent to.
+/// Queued recipients whose contact unsubscribed, bounced or was suppressed since the recipients were chosen are not sent to.
 pub async fn fail_unsubscribed(
     conn: &mut PgConnection,
     mailing_id: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "update mailing_recipients r set status = 'failed', error = 'Unsubscribed or bounced before sending'
+        "update mailing_recipients r set status = 'failed', error = 'Unsubscribed, bounced or suppressed before sending'
              from contacts c
              where r.mailing_id = $1 and r.status = 'queued' and c.id = r.contact_id
-               and c.subscription <> 'subscribed'",
+               and (c.subscription <> 'subscribed'
+                    or exists (select 1 from suppressions x where x.email = c.email and x.lifted_at is null))",
     )
     .bind(mailing_id)
     .execute(conn)
@@ -102,15 +104,6 @@ pub async fn mark(
     .bind(error)
     .execute(conn)
     .await?;
-    Ok(())
-}
-
-/// A hard bounce unsubscribes the contact as `bounced`; a contact who already left stays as they are.
-pub async fn bounce_contact(conn: &mut PgConnection, contact_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("update contacts set subscription = 'bounced' where id = $1 and subscription = 'subscribed'")
-        .bind(contact_id)
-        .execute(conn)
-        .await?;
     Ok(())
 }
 

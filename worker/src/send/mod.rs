@@ -21,6 +21,7 @@ use sent_log::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store::deliverability::{Kind, NewEvent, Source};
 use store::send;
 
 const BATCH: i64 = 1000;
@@ -211,14 +212,13 @@ async fn send_batches(
                         Some(&e),
                     )
                     .await?;
-                    let mut tx = ctx.tenancy.begin(ctx.client).await?;
-                    send::recipients::bounce_contact(&mut tx, contact_id).await?;
-                    tx.commit().await?;
+                    heard(ctx, mailing_id, contact_id, Kind::HardBounce, &e).await?;
                 }
                 Outcome::Retry(e) => {
                     consecutive_failures += 1;
                     retry_any = true;
                     retries_pending = true;
+                    heard(ctx, mailing_id, contact_id, Kind::Deferred, &e).await?;
                     mark(
                         ctx,
                         mailing_id,
@@ -267,6 +267,51 @@ async fn mark(
     send::recipients::mark(&mut tx, mailing_id, contact_id, status.as_str(), error).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// What the receiving server said during the send, as a delivery event: a refusal suppresses the address and
+/// marks the contact bounced, as any hard bounce does; a deferral is kept for the rates per mailbox provider.
+async fn heard(
+    ctx: &JobContext<'_>,
+    mailing_id: i64,
+    contact_id: i64,
+    kind: Kind,
+    reply: &str,
+) -> Result<(), JobError> {
+    let mut tx = ctx.tenancy.begin(ctx.client).await?;
+    store::deliverability::record(
+        &mut tx,
+        &[NewEvent {
+            source: Source::Smtp,
+            source_event_id: None,
+            kind,
+            status_code: enhanced_status(reply),
+            diagnostic: Some(reply.to_owned()),
+            email: String::new(),
+            mailing_id: Some(mailing_id),
+            contact_id: Some(contact_id),
+            occurred_at: chrono::Utc::now(),
+            evidence_id: None,
+        }],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The enhanced status code (`5.1.1`) in a server's reply, when it gives one.
+fn enhanced_status(reply: &str) -> Option<String> {
+    reply
+        .split(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        .find(|word| {
+            let parts: Vec<&str> = word.split('.').collect();
+            parts.len() == 3
+                && matches!(parts[0], "2" | "4" | "5")
+                && parts[1..]
+                    .iter()
+                    .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_owned)
 }
 
 async fn summary(
