@@ -2,6 +2,7 @@
 
 mod email;
 mod list_name;
+mod mailbox_provider;
 mod money;
 mod refcode;
 mod status;
@@ -12,6 +13,7 @@ pub mod when;
 
 pub use email::{Email, InvalidEmail};
 pub use list_name::{InvalidListName, ListName, LIST_NAME_MAX};
+pub use mailbox_provider::{MailboxProvider, UnknownMailboxProvider};
 pub use money::{InvalidMoney, Money};
 pub use refcode::{CodePattern, ParsedCode};
 pub use status::{

@@ -2,10 +2,11 @@
 
 use super::*;
 
+use domain::MailboxProvider;
 use store::send::recipients::{self, Queued};
 
-/// A batch's last contact id and its rendered messages, by contact.
-pub(super) type Batch = (i64, Vec<(i64, Rendered)>);
+/// A batch's last contact id and its rendered messages, by contact, with each recipient's mailbox provider.
+pub(super) type Batch = (i64, Vec<(i64, MailboxProvider, Rendered)>);
 
 /// Reads the next batch of queued recipients after `cursor` (a contact id) and renders and formats it on blocking
 /// threads, in a task of its own; the task answers the batch's last contact id and the messages, or `None` when no
@@ -35,12 +36,13 @@ pub(super) fn spawn_batch(
                             .iter()
                             .find(|v| v.letter == letter)
                             .unwrap_or(&mailing[0]);
+                        let provider = MailboxProvider::of(&email);
                         let values = MergeValues { first_name, email };
                         let message =
                             render(&links, client_id, variant, mailing_id, contact_id, &values)
                                 .build()
                                 .map(|m| (m.envelope().clone(), m.formatted()));
-                        (contact_id, message)
+                        (contact_id, provider, message)
                     })
                     .collect::<Vec<_>>()
             })

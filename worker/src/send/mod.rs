@@ -6,6 +6,7 @@
 mod batch;
 mod journal;
 mod outbox;
+mod pace;
 mod sent_log;
 
 use crate::JobContext;
@@ -146,8 +147,15 @@ async fn send_all(
     journal: &Arc<Journal>,
     sent: &Arc<SentLog>,
 ) -> Result<Option<String>, JobError> {
+    let pacing = {
+        let mut tx = ctx.tenancy.begin(ctx.client).await?;
+        let pacing = store::deliverability::pacing::all(&mut tx).await?;
+        tx.commit().await?;
+        pacing
+    };
     let outbox = Outbox::open(
         &ctx.services.smtp,
+        &pacing,
         ctx.services.send_concurrency,
         journal,
         sent,
@@ -182,21 +190,24 @@ async fn send_batches(
                 break;
             }
             retries_pending = false;
+            // Deferred recipients are tried again once the rest is sent, after a pause that grows each round. A
+            // deferral already slowed its own provider's group (see `pace`), and no other.
             tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(Duration::from_secs(30));
             next = spawn_batch(ctx, mailing, mailing_id, 0);
             continue;
         };
         next = spawn_batch(ctx, mailing, mailing_id, cursor);
         let sending = Instant::now();
         let batch_size = rendered.len();
-        for (contact_id, message) in rendered {
-            outbox.send(contact_id, message);
+        for (contact_id, provider, message) in rendered {
+            outbox.send(contact_id, provider, message);
         }
-        let mut retry_any = false;
         for _ in 0..batch_size {
             let Some((contact_id, outcome)) = outbox.outcome().await else {
                 return Err(JobError::Stopped("The SMTP connections stopped".into()));
             };
+            let deferred_by_provider = matches!(outcome, Outcome::Retry(_));
             match outcome {
                 Outcome::Sent => {
                     consecutive_failures = 0;
@@ -214,11 +225,13 @@ async fn send_batches(
                     .await?;
                     heard(ctx, mailing_id, contact_id, Kind::HardBounce, &e).await?;
                 }
-                Outcome::Retry(e) => {
+                Outcome::Retry(e) | Outcome::Unreachable(e) => {
                     consecutive_failures += 1;
-                    retry_any = true;
                     retries_pending = true;
-                    heard(ctx, mailing_id, contact_id, Kind::Deferred, &e).await?;
+                    // The provider's answer counts in its rates; an unreachable relay says nothing of it.
+                    if deferred_by_provider {
+                        heard(ctx, mailing_id, contact_id, Kind::Deferred, &e).await?;
+                    }
                     mark(
                         ctx,
                         mailing_id,
@@ -238,13 +251,6 @@ async fn send_batches(
         );
         if consecutive_failures >= PAUSE_AFTER {
             return Ok(Some("Paused: the mail server refused every recent message. Check the SMTP settings and the sender, then resume sending.".to_owned()));
-        }
-        if retry_any {
-            // A throttling server (4xx) gets more room each time.
-            tokio::time::sleep(backoff).await;
-            backoff = (backoff * 2).min(Duration::from_secs(30));
-        } else {
-            backoff = Duration::from_millis(500);
         }
         if rate > 0 {
             let due = Duration::from_secs_f64(sent_so_far as f64 / f64::from(rate));

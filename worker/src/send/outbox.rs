@@ -1,14 +1,19 @@
-//! The SMTP stage of a send: a fixed number of connections, each a task of its own that takes the next rendered
-//! message from one shared queue, so a slow answer on one connection never holds up the others and the work
-//! spreads over the runtime's threads. Accepted messages go straight to the [`SentLog`]; every outcome comes
-//! back to the send loop, which decides about bounces, retries and pausing.
+//! The SMTP stage of a send: for each mailbox provider, a few connections of its own (the client's pacing), each a
+//! task that takes the next rendered message from its provider's queue at its provider's pace, so a slow answer
+//! on one connection never holds up the others, and a provider that throttles slows only its own recipients.
+//! Accepted messages go straight to the [`SentLog`]; every outcome comes back to the send loop, which decides
+//! about bounces, retries and pausing.
 
 use super::journal::Journal;
+use super::pace::Pace;
 use super::SentLog;
+use domain::MailboxProvider;
 use lettre::address::Envelope;
 use mail::smtp::Connection;
 use mail::{MailError, SmtpServer};
+use std::collections::HashMap;
 use std::sync::Arc;
+use store::deliverability::pacing::Pacing;
 
 /// A rendered message: the envelope and the formatted bytes, or why it could not be built.
 pub type Rendered = Result<(Envelope, Vec<u8>), MailError>;
@@ -17,47 +22,65 @@ pub enum Outcome {
     Sent,
     /// The server refused this recipient for good (5xx), or the message could not be built.
     Bounced(String),
-    /// Try again later (4xx throttle, connection trouble).
+    /// The provider said try again later (4xx): its group slows down.
     Retry(String),
+    /// The mail server could not be reached: try again later, at the same pace.
+    Unreachable(String),
 }
 
 pub struct Outbox {
-    /// `None` once closed.
-    queue: Option<flume::Sender<(i64, Rendered)>>,
+    /// Each provider's queue; empty once closed.
+    queues: HashMap<MailboxProvider, flume::Sender<(i64, Rendered)>>,
     outcomes: flume::Receiver<(i64, Outcome)>,
     connections: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Outbox {
+    /// Opens each provider's connections as `pacing` says, never more than `most_connections` for one provider
+    /// (the worker's SMTP pool size, the operator's bound on what the relay is asked to carry).
     pub fn open(
         server: &SmtpServer,
-        connections: usize,
+        pacing: &[Pacing],
+        most_connections: usize,
         journal: &Arc<Journal>,
         sent: &Arc<SentLog>,
     ) -> Self {
-        let (queue, waiting) = flume::unbounded();
         let (report, outcomes) = flume::unbounded();
-        let connections = (0..connections.max(1))
-            .map(|_| {
+        let mut queues = HashMap::new();
+        let mut connections = Vec::new();
+        for provider in MailboxProvider::ALL {
+            let setting = pacing.iter().find(|p| p.provider == provider.as_str());
+            let (per_second, lanes) = setting.map_or((0, most_connections), |p| {
+                (p.per_second, usize::try_from(p.connections).unwrap_or(1))
+            });
+            let pace = Arc::new(Pace::new(per_second));
+            let (queue, waiting) = flume::unbounded();
+            queues.insert(*provider, queue);
+            for _ in 0..lanes.clamp(1, most_connections.max(1)) {
                 let line = Line {
                     server: server.clone(),
                     connection: None,
                     journal: journal.clone(),
                     sent: sent.clone(),
+                    pace: pace.clone(),
                 };
-                tokio::spawn(line.run(waiting.clone(), report.clone()))
-            })
-            .collect();
+                connections.push(tokio::spawn(line.run(waiting.clone(), report.clone())));
+            }
+        }
         Self {
-            queue: Some(queue),
+            queues,
             outcomes,
             connections,
         }
     }
 
-    /// Queues a message for the next free connection.
-    pub fn send(&self, contact_id: i64, message: Rendered) {
-        if let Some(queue) = &self.queue {
+    /// Queues a message for the next free connection of its recipient's provider.
+    pub fn send(&self, contact_id: i64, provider: MailboxProvider, message: Rendered) {
+        let queue = self
+            .queues
+            .get(&provider)
+            .or_else(|| self.queues.get(&MailboxProvider::Other));
+        if let Some(queue) = queue {
             // The receivers live as long as the connection tasks, which end only after `close`.
             let _ = queue.send((contact_id, message));
         }
@@ -70,7 +93,7 @@ impl Outbox {
 
     /// Lets the connections finish what is queued, say goodbye and end.
     pub async fn close(mut self) {
-        self.queue = None;
+        self.queues.clear();
         for connection in std::mem::take(&mut self.connections) {
             let _ = connection.await;
         }
@@ -92,6 +115,7 @@ struct Line {
     connection: Option<Connection>,
     journal: Arc<Journal>,
     sent: Arc<SentLog>,
+    pace: Arc<Pace>,
 }
 
 impl Line {
@@ -101,8 +125,14 @@ impl Line {
         report: flume::Sender<(i64, Outcome)>,
     ) {
         while let Ok((contact_id, message)) = waiting.recv_async().await {
+            self.pace.slot().await;
             let outcome = self.deliver(contact_id, message).await;
-            if let Outcome::Retry(e) | Outcome::Bounced(e) = &outcome {
+            match &outcome {
+                Outcome::Sent => self.pace.accepted(),
+                Outcome::Retry(_) => self.pace.deferred(),
+                Outcome::Bounced(_) | Outcome::Unreachable(_) => {}
+            }
+            if let Outcome::Retry(e) | Outcome::Bounced(e) | Outcome::Unreachable(e) = &outcome {
                 tracing::debug!(contact_id, error = %e, "message not accepted");
             }
             if report.send((contact_id, outcome)).is_err() {
@@ -123,7 +153,7 @@ impl Line {
             Some(connection) if !connection.is_broken() => connection,
             _ => match self.server.connect().await {
                 Ok(connection) => connection,
-                Err(e) => return Outcome::Retry(e.to_string()),
+                Err(e) => return Outcome::Unreachable(e.to_string()),
             },
         };
         let connection = self.connection.insert(connection);

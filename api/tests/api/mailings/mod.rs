@@ -132,6 +132,7 @@ mod crash_safety;
 mod delivery;
 mod drafts;
 mod issue27;
+mod pacing;
 mod smtp_faults;
 mod templates;
 mod test_send;

@@ -1,0 +1,3 @@
+//! Deliverability settings and figures of the current client.
+
+pub mod pacing;
