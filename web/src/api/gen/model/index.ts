@@ -164,6 +164,7 @@ export * from './profileUpdate.ts';
 export * from './projectionMonth.ts';
 export * from './projectionMonthGoal.ts';
 export * from './projectionView.ts';
+export * from './providerPacing.ts';
 export * from './refreshRequest.ts';
 export * from './registerRequest.ts';
 export * from './registerResponse.ts';

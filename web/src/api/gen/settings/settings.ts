@@ -27,7 +27,8 @@ import type {
 import type {
   AppSettings,
   AppSettingsUpdate,
-  ErrorMessage
+  ErrorMessage,
+  ProviderPacing
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -240,4 +241,191 @@ export const useUpdateAppSettings = <TError = ErrorType<ErrorMessage>,
         TContext
       > => {
       return useMutation(getUpdateAppSettingsMutationOptions(options), queryClient);
+    }
+    export const getGetProviderPacingUrl = () => {
+
+
+
+
+  return `/api/deliverability/pacing`
+}
+
+/**
+ * @summary Each mailbox provider's pacing.
+ */
+export const getProviderPacing = async ( options?: Parameters<typeof customFetch>[1]): Promise<ProviderPacing[]> => {
+
+  return customFetch<ProviderPacing[]>(getGetProviderPacingUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetProviderPacingQueryKey = () => {
+    return [
+    `/api/deliverability/pacing`
+    ] as const;
+    }
+
+
+export const getGetProviderPacingQueryOptions = <TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProviderPacingQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProviderPacing>>> = ({ signal }) => getProviderPacing({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetProviderPacingQueryResult = NonNullable<Awaited<ReturnType<typeof getProviderPacing>>>
+export type GetProviderPacingQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProviderPacing>>,
+          TError,
+          Awaited<ReturnType<typeof getProviderPacing>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProviderPacing>>,
+          TError,
+          Awaited<ReturnType<typeof getProviderPacing>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Each mailbox provider's pacing.
+ */
+
+export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProviderPacing>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetProviderPacingQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateProviderPacingUrl = () => {
+
+
+
+
+  return `/api/deliverability/pacing`
+}
+
+/**
+ * @summary Sets the providers' pacing; a provider left out keeps its own.
+ */
+export const updateProviderPacing = async (providerPacing: ProviderPacing[], options?: Parameters<typeof customFetch>[1]): Promise<ProviderPacing[]> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<ProviderPacing[]>(getUpdateProviderPacingUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(providerPacing)
+  }
+);}
+
+
+
+
+
+export const getUpdateProviderPacingMutationKey = () => ['updateProviderPacing'] as const;
+
+export const getUpdateProviderPacingMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProviderPacing>>, TError,UpdateProviderPacingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProviderPacing>>, TError,UpdateProviderPacingMutationVariables, TContext> => {
+
+const mutationKey = getUpdateProviderPacingMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProviderPacing>>, UpdateProviderPacingMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateProviderPacing(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateProviderPacingMutationResult = NonNullable<Awaited<ReturnType<typeof updateProviderPacing>>>
+    export type UpdateProviderPacingMutationBody = BodyType<ProviderPacing[]>
+    export type UpdateProviderPacingMutationError = ErrorType<ErrorMessage>
+    export type UpdateProviderPacingMutationVariables = {data: BodyType<ProviderPacing[]>}
+
+    /**
+ * @summary Sets the providers' pacing; a provider left out keeps its own.
+ */
+export const useUpdateProviderPacing = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProviderPacing>>, TError,UpdateProviderPacingMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateProviderPacing>>,
+        TError,
+        UpdateProviderPacingMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateProviderPacingMutationOptions(options), queryClient);
     }
