@@ -6,6 +6,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use worker::{run_pool, PoolConfig};
 
+/// The test workers' `BOUNCE_SECRET`: the bounce listener the tests start uses it too.
+pub const TEST_BOUNCE_SECRET: &str = "test-bounce-secret";
+
 /// A worker pool on this app's queue; dropping the handle (or `stop`) shuts it down.
 pub struct WorkerHandle {
     stop: Option<oneshot::Sender<()>>,
@@ -110,6 +113,7 @@ impl TestApp {
             smtp: mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
             send_journal: self.send_journal.clone(),
             links: mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
+            verp: Some(mail::verp::VerpSigner::new(TEST_BOUNCE_SECRET)),
             send_rate_per_second: 0,
             send_concurrency: 4,
             mail_from_address: mail::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
