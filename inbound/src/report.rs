@@ -129,7 +129,10 @@ fn delivery_status(text: &str) -> Vec<Heard> {
                 status_code: status,
                 diagnostic: field("Diagnostic-Code").map(|d| {
                     // "smtp; 550 5.1.1 …": the type is not news to anyone reading it.
-                    d.split_once(';').map_or(d, |(_, rest)| rest).trim().to_owned()
+                    d.split_once(';')
+                        .map_or(d, |(_, rest)| rest)
+                        .trim()
+                        .to_owned()
                 }),
             })
         })
@@ -235,11 +238,22 @@ mod tests {
 
     #[test]
     fn a_plain_bounce_is_hard_or_soft_by_its_code() {
-        let hard = plain_bounce("The following address failed:\n  550 5.1.1 <a@b.c>: User unknown\n").unwrap();
-        assert_eq!((hard.kind, hard.status_code.as_deref()), (Kind::HardBounce, Some("5.1.1")));
-        assert_eq!(hard.diagnostic.as_deref(), Some("550 5.1.1 <a@b.c>: User unknown"));
+        let hard =
+            plain_bounce("The following address failed:\n  550 5.1.1 <a@b.c>: User unknown\n")
+                .unwrap();
+        assert_eq!(
+            (hard.kind, hard.status_code.as_deref()),
+            (Kind::HardBounce, Some("5.1.1"))
+        );
+        assert_eq!(
+            hard.diagnostic.as_deref(),
+            Some("550 5.1.1 <a@b.c>: User unknown")
+        );
         let soft = plain_bounce("host said: 452 mailbox full, try later").unwrap();
-        assert_eq!((soft.kind, soft.status_code.as_deref()), (Kind::SoftBounce, Some("452")));
+        assert_eq!(
+            (soft.kind, soft.status_code.as_deref()),
+            (Kind::SoftBounce, Some("452"))
+        );
         assert_eq!(plain_bounce("Thanks for writing! Call 555-0100."), None);
         assert_eq!(plain_bounce("version 2.0.1 released"), None);
     }

@@ -121,7 +121,10 @@ async fn session(stream: TcpStream, listener: &Listener) -> std::io::Result<()> 
     let limits = &listener.limits;
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
-    let greeting = format!("220 {} ESMTP Compass bounce listener\r\n", listener.hostname);
+    let greeting = format!(
+        "220 {} ESMTP Compass bounce listener\r\n",
+        listener.hostname
+    );
     write.write_all(greeting.as_bytes()).await?;
     let mut in_transaction = false;
     let mut recipients: Vec<BounceToken> = Vec::new();
@@ -359,10 +362,16 @@ mod tests {
     #[test]
     fn envelope_commands_are_read_as_rfc_5321_writes_them() {
         assert_eq!(mail_from("FROM:<>"), Some(0));
-        assert_eq!(mail_from("from:<a@b.c> SIZE=2048 BODY=8BITMIME"), Some(2048));
+        assert_eq!(
+            mail_from("from:<a@b.c> SIZE=2048 BODY=8BITMIME"),
+            Some(2048)
+        );
         assert_eq!(mail_from("FROM:a@b.c"), None);
         assert_eq!(mail_from("TO:<a@b.c>"), None);
-        assert_eq!(rcpt_to("TO:<bounces+x@b.c>").as_deref(), Some("bounces+x@b.c"));
+        assert_eq!(
+            rcpt_to("TO:<bounces+x@b.c>").as_deref(),
+            Some("bounces+x@b.c")
+        );
         assert_eq!(rcpt_to("to:<a@b.c> NOTIFY=NEVER").as_deref(), Some("a@b.c"));
         assert_eq!(rcpt_to("TO:<>"), None);
         assert_eq!(rcpt_to("TO:a@b.c"), None);

@@ -5,7 +5,10 @@ use clap::Parser;
 use std::sync::Arc;
 
 #[derive(Parser)]
-#[command(name = "bounce-listener", about = "Hears bounces and complaints sent back by mail")]
+#[command(
+    name = "bounce-listener",
+    about = "Hears bounces and complaints sent back by mail"
+)]
 struct Args {
     #[arg(
         long,

@@ -8,10 +8,11 @@ pub async fn bounce_domain(
     conn: &mut PgConnection,
     domain: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    let found: Option<Option<String>> =
-        sqlx::query_scalar("select bounce_domain from sender_domains where domain = lower(btrim($1))")
-            .bind(domain)
-            .fetch_optional(conn)
-            .await?;
+    let found: Option<Option<String>> = sqlx::query_scalar(
+        "select bounce_domain from sender_domains where domain = lower(btrim($1))",
+    )
+    .bind(domain)
+    .fetch_optional(conn)
+    .await?;
     Ok(found.flatten())
 }

@@ -57,9 +57,7 @@ pub(super) fn spawn_batch(
                             };
                             copy.envelope_from = Some(verp.address(token, domain));
                         }
-                        let message = copy
-                            .build()
-                            .map(|m| (m.envelope().clone(), m.formatted()));
+                        let message = copy.build().map(|m| (m.envelope().clone(), m.formatted()));
                         (contact_id, message)
                     })
                     .collect::<Vec<_>>()

@@ -1,13 +1,10 @@
 //! Worker pools on a test app's queue.
 
-use super::{redis_url, TestApp};
+use super::{redis_url, TestApp, TEST_BOUNCE_SECRET};
 use jobs::JobQueue;
 use std::time::Duration;
 use tokio::sync::oneshot;
 use worker::{run_pool, PoolConfig};
-
-/// The test workers' `BOUNCE_SECRET`: the bounce listener the tests start uses it too.
-pub const TEST_BOUNCE_SECRET: &str = "test-bounce-secret";
 
 /// A worker pool on this app's queue; dropping the handle (or `stop`) shuts it down.
 pub struct WorkerHandle {
