@@ -14,15 +14,30 @@ pub async fn ingest(
     token: BounceToken,
     raw: &[u8],
 ) -> Result<Option<Recorded>, InboundError> {
-    let Some(client) = tenancy.enabled_client(token.client_id).await? else {
+    ingest_many(tenancy, token.client_id, &[(token, raw)]).await
+}
+
+/// [`ingest`] for several messages to one client's bounce addresses, in one transaction (group commit): the
+/// evidence of each first, then all their events in one [`deliverability::record`].
+pub async fn ingest_many(
+    tenancy: &tenancy::Tenancy,
+    client_id: i64,
+    messages: &[(BounceToken, &[u8])],
+) -> Result<Option<Recorded>, InboundError> {
+    let Some(client) = tenancy.enabled_client(client_id).await? else {
         return Ok(None);
     };
-    let report = report::read(raw);
-    let source = report.heard.first().map_or(Source::Dsn, |h| h.source);
     let mut tx = tenancy.begin(&client).await?;
-    let evidence = deliverability::store_evidence(&mut tx, source, "message/rfc822", raw).await?;
-    let events = events(&report, token, raw, evidence);
-    let recorded = deliverability::record(&mut tx, &events).await?;
+    let mut all = Vec::with_capacity(messages.len());
+    for (token, raw) in messages {
+        debug_assert_eq!(token.client_id, client_id);
+        let report = report::read(raw);
+        let source = report.heard.first().map_or(Source::Dsn, |h| h.source);
+        let evidence =
+            deliverability::store_evidence(&mut tx, source, "message/rfc822", raw).await?;
+        all.extend(events(&report, *token, raw, evidence));
+    }
+    let recorded = deliverability::record(&mut tx, &all).await?;
     tx.commit().await?;
     Ok(Some(recorded))
 }

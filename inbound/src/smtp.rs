@@ -3,7 +3,7 @@
 //! altered addresses are refused (550) before any data is sent. Lines, messages, recipients, errors,
 //! connections and the wait for each command are bounded.
 
-use crate::ingest::ingest;
+use crate::commit::{Committer, Outcome};
 use mail::verp::{BounceToken, VerpSigner};
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,13 +41,39 @@ impl Default for Limits {
     }
 }
 
-/// The listener's world: the clients' data, the bounce-token key, and its limits.
+/// The listener's world: the clients' data, the bounce-token key, its limits, and the committer its sessions
+/// hand messages to.
 pub struct Listener {
-    pub tenancy: tenancy::Tenancy,
-    pub verp: VerpSigner,
-    pub limits: Limits,
+    tenancy: tenancy::Tenancy,
+    verp: VerpSigner,
+    limits: Limits,
     /// The name it greets with.
-    pub hostname: String,
+    hostname: String,
+    committer: Committer,
+}
+
+/// Messages committed in one transaction at most, and transactions committing at once.
+const GROUP_COMMIT_MESSAGES: usize = 256;
+const GROUP_COMMIT_ROUNDS: usize = 4;
+
+impl Listener {
+    /// Starts the committer (on the current runtime).
+    pub fn new(
+        tenancy: tenancy::Tenancy,
+        verp: VerpSigner,
+        limits: Limits,
+        hostname: String,
+    ) -> Self {
+        let committer =
+            Committer::start(tenancy.clone(), GROUP_COMMIT_MESSAGES, GROUP_COMMIT_ROUNDS);
+        Self {
+            tenancy,
+            verp,
+            limits,
+            hostname,
+            committer,
+        }
+    }
 }
 
 /// Serves SMTP on `socket` until the task is dropped.
@@ -209,7 +235,7 @@ async fn session(stream: TcpStream, listener: &Listener) -> std::io::Result<()> 
                         in_transaction = false;
                         match message {
                             Data::TooBig => "552 5.3.4 Message too big".into(),
-                            Data::Message(raw) => deliver(listener, &tokens, &raw).await,
+                            Data::Message(raw) => deliver(listener, &tokens, raw).await,
                         }
                     }
                     "RSET" => {
@@ -331,25 +357,11 @@ async fn data(
 }
 
 /// Stores and records the message for each of its recipients; 250 only once every one is committed.
-async fn deliver(listener: &Listener, tokens: &[BounceToken], raw: &[u8]) -> String {
+async fn deliver(listener: &Listener, tokens: &[BounceToken], raw: Vec<u8>) -> String {
+    let raw: std::sync::Arc<[u8]> = raw.into();
     for token in tokens {
-        match ingest(&listener.tenancy, *token, raw).await {
-            Ok(Some(recorded)) => tracing::info!(
-                client_id = token.client_id,
-                mailing_id = token.mailing_id,
-                contact_id = token.contact_id,
-                stored = recorded.stored,
-                suppressed = recorded.suppressed,
-                "bounce message recorded"
-            ),
-            Ok(None) => tracing::info!(
-                client_id = token.client_id,
-                "bounce message for a client that is gone or disabled: dropped"
-            ),
-            Err(e) => {
-                tracing::warn!(error = %Chain(&e), "bounce message not stored");
-                return "451 4.3.0 Not stored, try again later".into();
-            }
+        if listener.committer.submit(*token, raw.clone()).await == Outcome::Failed {
+            return "451 4.3.0 Not stored, try again later".into();
         }
     }
     "250 2.0.0 OK".into()

@@ -42,15 +42,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tenancy = tenancy::Tenancy::connect(&args.database_url, args.db_connections.max(1)).await?;
     let socket = tokio::net::TcpListener::bind(&args.listen).await?;
     tracing::info!(addr = %args.listen, "bounce listener listening");
-    let listener = Arc::new(inbound::Listener {
+    let listener = Arc::new(inbound::Listener::new(
         tenancy,
-        verp: mail::verp::VerpSigner::new(args.bounce_secret.expose()),
-        limits: inbound::Limits {
+        mail::verp::VerpSigner::new(args.bounce_secret.expose()),
+        inbound::Limits {
             max_message_bytes: args.max_message_bytes.max(1024),
             ..Default::default()
         },
-        hostname: args.hostname,
-    });
+        args.hostname,
+    ));
     tokio::select! {
         _ = inbound::serve(socket, listener) => {}
         _ = tokio::signal::ctrl_c() => tracing::info!("bounce listener stopping"),

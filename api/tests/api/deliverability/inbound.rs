@@ -151,12 +151,12 @@ async fn start_listener(app: &TestApp) -> u16 {
     let port = socket.local_addr().unwrap().port();
     tokio::spawn(inbound::serve(
         socket,
-        Arc::new(inbound::Listener {
-            tenancy: app.tenancy.clone(),
-            verp: VerpSigner::new(TEST_BOUNCE_SECRET),
-            limits: inbound::Limits::default(),
-            hostname: "bounces.test".into(),
-        }),
+        Arc::new(inbound::Listener::new(
+            app.tenancy.clone(),
+            VerpSigner::new(TEST_BOUNCE_SECRET),
+            inbound::Limits::default(),
+            "bounces.test".into(),
+        )),
     ));
     port
 }
