@@ -149,12 +149,12 @@ async fn setup() -> (TestApp, Inbox, tenancy::Client, Session) {
 async fn start_listener(app: &TestApp) -> u16 {
     let socket = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = socket.local_addr().unwrap().port();
-    tokio::spawn(inbound::serve(
+    tokio::spawn(::inbound::serve(
         socket,
-        Arc::new(inbound::Listener::new(
+        Arc::new(::inbound::Listener::new(
             app.tenancy.clone(),
             VerpSigner::new(TEST_BOUNCE_SECRET),
-            inbound::Limits::default(),
+            ::inbound::Limits::default(),
             "bounces.test".into(),
         )),
     ));
