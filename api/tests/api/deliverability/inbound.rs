@@ -503,3 +503,51 @@ async fn issue_30_forged_or_altered_bounce_addresses_are_refused_before_data() {
     tx.commit().await.unwrap();
     assert_eq!(evidence, 0);
 }
+
+#[tokio::test]
+async fn issue_30_bounces_arriving_at_once_are_each_stored_once() {
+    let (app, inbox, client, session) = setup().await;
+    let _worker = app.start_worker().await;
+    let port = start_listener(&app).await;
+    let emails: Vec<String> = (0..30).map(|i| format!("p{i}@example.org")).collect();
+    let refs: Vec<&str> = emails.iter().map(String::as_str).collect();
+    let sent = send_mailing(
+        &app,
+        &inbox,
+        &client,
+        &session,
+        &format!("team@{FROM_DOMAIN}"),
+        &refs,
+    )
+    .await;
+    let sent = Arc::new(sent);
+    // Every bounce twice, from 30 servers at once: the listener commits what gathers together.
+    for _ in 0..2 {
+        let mut sessions = tokio::task::JoinSet::new();
+        for email in emails.clone() {
+            let sent = sent.clone();
+            sessions.spawn(async move {
+                let verp = sent.copies[&email].1.clone();
+                let mut smtp = Smtp::connect(port).await;
+                smtp.send(&verp, &fixture("dsn-hard-5.1.1.eml", &verp, &email))
+                    .await
+            });
+        }
+        while let Some(reply) = sessions.join_next().await {
+            let reply = reply.unwrap();
+            assert!(reply.starts_with("250"), "{reply}");
+        }
+    }
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let counts: (i64, i64, i64, i64) = sqlx::query_as(
+        "select (select count(*) from delivery_evidence),
+                (select count(*) from delivery_events where kind = 'bounced' and bounce_type = 'hard'),
+                (select count(distinct contact_id) from delivery_events),
+                (select count(*) from suppressions where reason = 'hard_bounce' and lifted_at is null)",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(counts, (60, 30, 30, 30));
+}
