@@ -10,7 +10,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 
 # The api, worker and SMTP sink, unless the caller built them already: scripts/test builds them once and sets
 # COMPASS_PREBUILT, so that a step running beside a cargo command does not queue behind its lock on the target.
-build_binaries() { [ -n "${COMPASS_PREBUILT:-}" ] || cargo build -q --bin api --bin worker --bin smtp-sink; }
+build_binaries() { [ -n "${COMPASS_PREBUILT:-}" ] || cargo build -q --bin api --bin worker --bin smtp-sink --bin bounce-listener; }
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

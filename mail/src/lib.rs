@@ -12,6 +12,7 @@ pub mod render;
 pub mod sink;
 pub mod smtp;
 mod text;
+pub mod verp;
 
 pub use merge::{merge, merge_tags, MergeTag, MergeValues, MERGE_TAGS};
 pub use message::{without_design, Outgoing};

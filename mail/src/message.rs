@@ -20,6 +20,9 @@ pub struct Outgoing {
     /// A Message-ID fixed by the caller (without angle brackets). A send that goes again after a crash gives the
     /// copy the same id, so mailbox providers that drop duplicates by Message-ID show it once. Random when None.
     pub message_id: Option<String>,
+    /// The envelope sender (Return-Path) when it is not the From address: a mailing copy's VERP bounce address
+    /// (see [`crate::verp`]).
+    pub envelope_from: Option<String>,
     /// A test copy ("Send to my inbox"): carries `X-Compass-Test: 1`.
     pub test: bool,
 }
@@ -57,9 +60,14 @@ impl Outgoing {
         let to = mailbox(None, &self.to)?;
         // Given the envelope, lettre does not derive it by formatting and parsing the headers again (a fifth of
         // the work of building a message).
-        let envelope =
-            lettre::address::Envelope::new(Some(from.email.clone()), vec![to.email.clone()])
-                .map_err(|e| MailError::Address(e.to_string()))?;
+        let sender = match &self.envelope_from {
+            Some(address) => address
+                .parse()
+                .map_err(|e| MailError::Address(format!("{address}: {e}")))?,
+            None => from.email.clone(),
+        };
+        let envelope = lettre::address::Envelope::new(Some(sender), vec![to.email.clone()])
+            .map_err(|e| MailError::Address(e.to_string()))?;
         let mut builder = Message::builder()
             .envelope(envelope)
             .from(from)
@@ -126,6 +134,7 @@ mod tests {
             html: body.into(),
             unsubscribe_url: None,
             message_id: None,
+            envelope_from: None,
             test: false,
         };
         let raw = String::from_utf8(message.build().unwrap().formatted()).unwrap();
@@ -144,6 +153,7 @@ mod tests {
             html: "<p>Hi</p>".into(),
             unsubscribe_url: Some("https://example.org/u/abc".into()),
             message_id: None,
+            envelope_from: None,
             test: false,
         }
         .build()

@@ -57,6 +57,7 @@ pub fn render(
                 .rsplit_once('@')
                 .map_or("compass.invalid", |(_, domain)| domain)
         )),
+        envelope_from: None,
         test: false,
     }
 }

@@ -5,9 +5,11 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
-/// One delivered message: the envelope recipients and the raw message.
+/// One delivered message: the envelope sender (MAIL FROM, empty for a null sender), the envelope recipients and
+/// the raw message.
 #[derive(Debug, Clone)]
 pub struct Delivered {
+    pub sender: String,
     pub recipients: Vec<String>,
     pub data: Vec<u8>,
 }
@@ -55,6 +57,7 @@ async fn session(
     };
     write.write_all(b"220 compass-sink ESMTP\r\n").await?;
     let mut recipients = Vec::new();
+    let mut sender = String::new();
     let mut line = String::new();
     loop {
         line.clear();
@@ -66,13 +69,14 @@ async fn session(
         let refusal;
         let reply: &[u8] = if command.starts_with("EHLO") {
             b"250-compass-sink\r\n250-8BITMIME\r\n250 SIZE 52428800\r\n"
-        } else if command.starts_with("HELO")
-            || command.starts_with("MAIL FROM")
-            || command.starts_with("NOOP")
-        {
+        } else if command.starts_with("MAIL FROM") {
+            sender = envelope_address(&line.trim_end()[9..]);
+            b"250 OK\r\n"
+        } else if command.starts_with("HELO") || command.starts_with("NOOP") {
             b"250 OK\r\n"
         } else if command.starts_with("RSET") {
             recipients.clear();
+            sender.clear();
             b"250 OK\r\n"
         } else if command.starts_with("RCPT TO") {
             let address = line.trim_end()[8..]
@@ -114,6 +118,7 @@ async fn session(
                 data.extend_from_slice(body);
             }
             deliver(Delivered {
+                sender: std::mem::take(&mut sender),
                 recipients: std::mem::take(&mut recipients),
                 data,
             });
@@ -126,4 +131,11 @@ async fn session(
         };
         write.write_all(reply).await?;
     }
+}
+
+/// The address of `:<address> PARAMETERS…` after MAIL FROM.
+fn envelope_address(rest: &str) -> String {
+    let rest = rest.trim().trim_start_matches(':').trim();
+    let path = rest.split_whitespace().next().unwrap_or("");
+    path.trim_matches(['<', '>']).to_owned()
 }

@@ -35,6 +35,9 @@ export E2E_MAIL_DIR="$DATA/e2e/mail"
 export WEB_DIST="$ROOT/web/dist"
 # The worker needs the link-signing key (the api's too: both must agree) and the public address, and never JWT_SECRET.
 export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
+# The worker signs VERP bounce addresses with it; the bounce listener checks them.
+export BOUNCE_SECRET="e2e-bounce-secret-e2e-bounce-secret"
+export BOUNCE_LISTEN="127.0.0.1:$(free_port)"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
 export PROVIDER_NAME="Compass Test Agency"
 # Many sign-ins come from one address during the suite; the limits themselves are covered by the api tests.
@@ -55,9 +58,11 @@ rm -rf "$E2E_MAIL_DIR"; mkdir -p "$E2E_MAIL_DIR"
 SINK_PID=$!
 env -u JWT_SECRET "$TARGET/worker" >"$LOG/worker.log" 2>&1 &
 WORKER_PID=$!
+env -u JWT_SECRET -u TRACKING_SECRET "$TARGET/bounce-listener" >"$LOG/bounce-listener.log" 2>&1 &
+BOUNCE_PID=$!
 "$API" serve >"$LOG/api.log" 2>&1 &
 API_PID=$!
-trap 'kill $API_PID $WORKER_PID $SINK_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
+trap 'kill $API_PID $WORKER_PID $SINK_PID $BOUNCE_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null && break; sleep 0.1; done
 

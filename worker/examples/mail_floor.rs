@@ -36,6 +36,7 @@ async fn main() {
                     "http://127.0.0.1:8080/api/unsubscribe/MTox.abcdefghijklmnopqrstuv".into(),
                 ),
                 message_id: Some(format!("m1.c{i}.k1@campaign.example.org")),
+                envelope_from: None,
                 test: false,
             }
             .build()

@@ -28,6 +28,9 @@ pub struct Services {
     /// The folder of send journals (see `send::journal`): on a disk that outlives the worker process.
     pub send_journal: std::path::PathBuf,
     pub links: mail::links::LinkSigner,
+    /// Signs the VERP envelope senders of mailing copies (`BOUNCE_SECRET`); without it copies go out with the From
+    /// address as their envelope sender.
+    pub verp: Option<mail::verp::VerpSigner>,
     /// Messages per second per mailing send; 0 for as fast as the server takes them.
     pub send_rate_per_second: u32,
     /// Messages in flight at once per send (the SMTP pool's size).

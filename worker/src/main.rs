@@ -34,9 +34,13 @@ struct Args {
     /// Messages per second per send; 0 for as fast as the server takes them.
     #[arg(long, env = "MAIL_RATE_PER_SECOND", default_value_t = 0)]
     mail_rate_per_second: u32,
-    /// Key that signs tracking and unsubscribe links: the api's TRACKING_SECRET. The worker needs no other key.
+    /// Key that signs tracking and unsubscribe links: the api's TRACKING_SECRET.
     #[arg(long, env = "TRACKING_SECRET", hide_env_values = true)]
     tracking_secret: telemetry::secret::Secret,
+    /// Key that signs VERP bounce addresses, shared with the bounce listener only. Unset, mailing copies go out
+    /// with their From address as the envelope sender and bounce messages are not heard.
+    #[arg(long, env = "BOUNCE_SECRET", hide_env_values = true)]
+    bounce_secret: Option<telemetry::secret::Secret>,
     /// The api's public address, used in tracking and unsubscribe links.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     public_url: String,
@@ -108,6 +112,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .send_journal_dir
             .unwrap_or_else(|| std::env::temp_dir().join("compass-send-journal")),
         links: mail::links::LinkSigner::new(args.tracking_secret.expose(), &args.public_url),
+        verp: args
+            .bounce_secret
+            .filter(|s| !s.is_empty())
+            .map(|s| mail::verp::VerpSigner::new(s.expose())),
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
         mail_from_address: args.mail_from_address,

@@ -38,6 +38,7 @@ impl Notices {
                 html,
                 unsubscribe_url: None,
                 message_id: None,
+                envelope_from: None,
                 test: false,
             })
             .await

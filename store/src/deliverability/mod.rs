@@ -8,6 +8,7 @@
 
 pub mod events;
 pub mod pacing;
+pub mod sender_domains;
 pub mod suppressions;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};

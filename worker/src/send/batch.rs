@@ -3,6 +3,7 @@
 use super::*;
 
 use domain::MailboxProvider;
+use mail::verp::{BounceToken, VerpSigner};
 use store::send::recipients::{self, Queued};
 
 /// A batch's last contact id and its rendered messages, by contact, with each recipient's mailbox provider.
@@ -19,6 +20,7 @@ pub(super) fn spawn_batch(
 ) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
     let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
+    let verp = ctx.services.verp.clone();
     tokio::spawn(async move {
         let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
         let Some(last) = batch.last().map(|r| r.0) else {
@@ -28,27 +30,43 @@ pub(super) fn spawn_batch(
         let client_id = client.id;
         let mut first = batch;
         let second = first.split_off(first.len() / 2);
-        let work = |part: Vec<Queued>, mailing: Arc<Vec<Mailing>>, links: LinkSigner| {
+        let work = |part: Vec<Queued>,
+                    mailing: Arc<Vec<Mailing>>,
+                    links: LinkSigner,
+                    verp: Option<VerpSigner>| {
             tokio::task::spawn_blocking(move || {
                 part.into_iter()
                     .map(|(contact_id, email, first_name, letter)| {
                         let variant = mailing
                             .iter()
-                            .find(|v| v.letter == letter)
+                            .find(|v| v.letter.letter == letter)
                             .unwrap_or(&mailing[0]);
                         let provider = MailboxProvider::of(&email);
                         let values = MergeValues { first_name, email };
-                        let message =
-                            render(&links, client_id, variant, mailing_id, contact_id, &values)
-                                .build()
-                                .map(|m| (m.envelope().clone(), m.formatted()));
+                        let mut copy = render(
+                            &links,
+                            client_id,
+                            &variant.letter,
+                            mailing_id,
+                            contact_id,
+                            &values,
+                        );
+                        if let (Some(verp), Some(domain)) = (&verp, &variant.bounce_domain) {
+                            let token = BounceToken {
+                                client_id,
+                                mailing_id,
+                                contact_id,
+                            };
+                            copy.envelope_from = Some(verp.address(token, domain));
+                        }
+                        let message = copy.build().map(|m| (m.envelope().clone(), m.formatted()));
                         (contact_id, provider, message)
                     })
                     .collect::<Vec<_>>()
             })
         };
-        let a = work(first, mailing.clone(), links.clone());
-        let b = work(second, mailing, links);
+        let a = work(first, mailing.clone(), links.clone(), verp.clone());
+        let b = work(second, mailing, links, verp);
         let mut out = a.await?;
         out.extend(b.await?);
         Ok(Some((last, out)))

@@ -29,7 +29,12 @@ const BATCH: i64 = 1000;
 /// Consecutive failures after which the server is taken to be refusing everything: the mailing is paused.
 const PAUSE_AFTER: u32 = 25;
 
-type Mailing = Letter;
+/// One variant as the send uses it: the letter, and the bounce domain of its From domain (when the client set
+/// one) that its copies' VERP envelope senders use.
+struct Mailing {
+    letter: Letter,
+    bounce_domain: Option<String>,
+}
 
 /// The mailing's variants, `a` (the mailing itself) first; empty when the mailing or a variant's sender is gone.
 async fn load_variants(
@@ -44,14 +49,20 @@ async fn load_variants(
         };
         let body =
             mail::links::refcode_donation_links(&mut *tx, mailing_id, &letter, &body).await?;
+        let domain = from_address.rsplit_once('@').map_or("", |(_, d)| d);
+        let bounce_domain =
+            store::deliverability::sender_domains::bounce_domain(&mut *tx, domain).await?;
         out.push(Mailing {
-            letter,
-            subject,
-            preview,
-            body,
-            from_name,
-            from_address,
-            reply_to,
+            letter: Letter {
+                letter,
+                subject,
+                preview,
+                body,
+                from_name,
+                from_address,
+                reply_to,
+            },
+            bounce_domain,
         });
     }
     Ok(out)

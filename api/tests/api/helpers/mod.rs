@@ -20,6 +20,8 @@ use tenancy::Client;
 pub const PASSWORD: &str = "Sturdy-passw0rd";
 /// The master secret of test apps (their keys are derived from it).
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret!";
+/// The test workers' `BOUNCE_SECRET`: the bounce listener the tests start uses it too.
+pub const TEST_BOUNCE_SECRET: &str = "test-bounce-secret";
 
 pub fn database_url() -> String {
     std::env::var("TEST_DATABASE_URL")

@@ -1,6 +1,6 @@
 //! Worker pools on a test app's queue.
 
-use super::{redis_url, TestApp};
+use super::{redis_url, TestApp, TEST_BOUNCE_SECRET};
 use jobs::JobQueue;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -110,6 +110,7 @@ impl TestApp {
             smtp: mail::SmtpServer::from_url(&self.smtp_url).unwrap(),
             send_journal: self.send_journal.clone(),
             links: mail::links::LinkSigner::new(&self.tracking_secret, &self.address),
+            verp: Some(mail::verp::VerpSigner::new(TEST_BOUNCE_SECRET)),
             send_rate_per_second: 0,
             send_concurrency: 4,
             mail_from_address: mail::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
