@@ -19,7 +19,7 @@ pub mod spares;
 pub use experiments::experiments_due;
 pub use liveness::Liveness;
 pub use pool::{run_pool, PoolConfig, STALL_AFTER};
-pub use schedule::segments_due;
+pub use schedule::{segments_due, start_due};
 
 /// What jobs need besides the database: outgoing mail and its signed links.
 pub struct Services {

@@ -97,7 +97,9 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, jobs::Jo
     Ok(started)
 }
 
-async fn start_due(
+/// One client's scheduler pass over mailings: those due, and those a warm-up plan held until now, get their sends
+/// queued. The number queued.
+pub async fn start_due(
     tenancy: &Tenancy,
     queue: &JobQueue,
     client: &tenancy::Client,

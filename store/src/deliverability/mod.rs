@@ -10,5 +10,6 @@ pub mod events;
 pub mod pacing;
 pub mod sender_domains;
 pub mod suppressions;
+pub mod warmup;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};

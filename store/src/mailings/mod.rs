@@ -251,7 +251,7 @@ pub async fn update_unsent(
 /// Marks a paused mailing as sending again; false when it is not paused (or missing).
 pub async fn resume_paused(conn: &mut PgConnection, id: i64) -> Result<bool, sqlx::Error> {
     let resumed = sqlx::query(
-        "update mailings set delivery = 'sending', delivery_message = null
+        "update mailings set delivery = 'sending', delivery_message = null, resume_at = null
          where id = $1 and delivery = 'paused'",
     )
     .bind(id)

@@ -136,11 +136,21 @@ pub async fn counts(conn: &mut PgConnection, mailing_id: i64) -> Result<SendCoun
     })
 }
 
-/// Claims the mailings whose send time has come (confirmed, not sent yet): each gets its send attempt and shows
-/// as sending, in the caller's transaction, which also queues their sends. Rows another scheduler holds are
-/// skipped. The claimed ids.
+/// Claims the mailings whose send time has come (confirmed, not sent yet), and those a warm-up plan held until
+/// now: each shows as sending (a new one gets its send attempt), in the caller's transaction, which also queues
+/// their sends. Rows another scheduler holds are skipped. The claimed ids.
 pub async fn claim_due(conn: &mut PgConnection) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    // A mailing its warm-up plan held until today goes on first, where it stopped.
+    let mut resumed: Vec<i64> = sqlx::query_scalar(
+        "update mailings set delivery = 'sending', delivery_message = null, resume_at = null
+         where id in (select id from mailings
+                      where delivery = 'paused' and resume_at <= now()
+                      for update skip locked)
+         returning id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let due: Vec<i64> = sqlx::query_scalar(
         "update mailings set send_attempt = now(), delivery = 'sending'
          where id in (select id from mailings
                       where not is_draft and send_attempt is null and send_time <= now()
@@ -148,5 +158,7 @@ pub async fn claim_due(conn: &mut PgConnection) -> Result<Vec<i64>, sqlx::Error>
          returning id",
     )
     .fetch_all(conn)
-    .await
+    .await?;
+    resumed.extend(due);
+    Ok(resumed)
 }

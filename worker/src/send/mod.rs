@@ -187,6 +187,13 @@ async fn send_batches(
     let mut backoff = Duration::from_millis(500);
     let rate = ctx.services.send_rate_per_second;
     let mut sent_so_far: u64 = 0;
+    // A new sender domain's warm-up plan: what its cap leaves for today, counted down as copies go out.
+    let mut allowance = {
+        let mut tx = ctx.tenancy.begin(ctx.client).await?;
+        let allowance = store::deliverability::warmup::allowance_today(&mut tx, mailing_id).await?;
+        tx.commit().await?;
+        allowance
+    };
     // The next batch is read, rendered, signed and formatted by a task of its own while this one is sent, so the
     // SMTP stage never waits on the database or on the CPU work.
     let mut next = spawn_batch(ctx, mailing, mailing_id, 0);
@@ -210,6 +217,17 @@ async fn send_batches(
         };
         next = spawn_batch(ctx, mailing, mailing_id, cursor);
         let sending = Instant::now();
+        let mut rendered = rendered;
+        let mut capped = false;
+        if let Some(allowance) = allowance.as_mut() {
+            let left = usize::try_from(allowance.remaining.max(0)).unwrap_or(0);
+            if rendered.len() > left {
+                // The copies past today's cap stay queued for tomorrow.
+                rendered.truncate(left);
+                capped = true;
+            }
+            allowance.remaining -= rendered.len() as i64;
+        }
         let batch_size = rendered.len();
         for (contact_id, provider, message) in rendered {
             outbox.send(contact_id, provider, message);
@@ -260,6 +278,16 @@ async fn send_batches(
             sent_ms = sending.elapsed().as_secs_f64() * 1000.0,
             "batch sent"
         );
+        if let (true, Some(allowance)) = (capped, &allowance) {
+            let mut tx = ctx.tenancy.begin(ctx.client).await?;
+            store::deliverability::warmup::hold_until_tomorrow(&mut tx, mailing_id).await?;
+            tx.commit().await?;
+            return Ok(Some(format!(
+                "Paused: the warm-up plan of {} allows {} messages today, and they are sent. Sending goes on by itself tomorrow (UTC).",
+                allowance.domain,
+                thousands(allowance.cap)
+            )));
+        }
         if consecutive_failures >= PAUSE_AFTER {
             return Ok(Some("Paused: the mail server refused every recent message. Check the SMTP settings and the sender, then resume sending.".to_owned()));
         }
@@ -314,6 +342,22 @@ async fn heard(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// 12345 as "12,345".
+fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// The enhanced status code (`5.1.1`) in a server's reply, when it gives one.

@@ -136,3 +136,4 @@ mod pacing;
 mod smtp_faults;
 mod templates;
 mod test_send;
+mod warmup;
