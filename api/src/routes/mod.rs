@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod contacts;
 pub mod dashboard;
+pub mod delivery_webhooks;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
@@ -82,7 +83,7 @@ pub type Apis = (
     ),
     (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
-    settings::SettingsApi,
+    (settings::SettingsApi, delivery_webhooks::DeliveryWebhooksApi),
     (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
@@ -141,7 +142,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 users::AuditEventsApi,
             ),
             universal_users::UniversalUsersApi,
-            settings::SettingsApi,
+            (settings::SettingsApi, delivery_webhooks::DeliveryWebhooksApi),
             (jobs::JobsApi, workers::WorkersApi),
             (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,

@@ -8,5 +8,6 @@
 
 pub mod events;
 pub mod suppressions;
+pub mod webhooks;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};
