@@ -1,0 +1,3 @@
+//! Deliverability (issue 30): what is heard back after the send.
+
+mod webhooks;
