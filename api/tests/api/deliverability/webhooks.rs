@@ -125,7 +125,7 @@ async fn events(app: &TestApp, client: &Client) -> Vec<Event> {
     let mut tx = app.tenancy.begin(client).await.unwrap();
     sqlx::query_as(
         "select kind, bounce_type, status_code, email, mailing_id, contact_id, evidence_id is not null as has_evidence
-         from delivery_events order by id",
+         from delivery_events order by kind, id",
     )
     .fetch_all(&mut *tx)
     .await
@@ -374,8 +374,8 @@ async fn a_signed_sendgrid_batch_records_each_event_once_and_a_bad_signature_sto
         events(&app, &client).await,
         vec![
             event("bounced", Some("hard"), Some("5.1.1"), emails[0], Some((mailing, contacts[0]))),
-            Event { contact_id: Some(contacts[1]), ..event("deferred", None, None, emails[1], None) },
             Event { contact_id: Some(contacts[2]), ..event("complained", None, None, emails[2], None) },
+            Event { contact_id: Some(contacts[1]), ..event("deferred", None, None, emails[1], None) },
             Event { contact_id: Some(contacts[3]), ..event("delivered", None, None, emails[3], None) },
         ]
     );
@@ -504,7 +504,7 @@ async fn mailgun_events_need_a_fresh_unused_signature_and_count_once() {
     assert_eq!(
         events(&app, &client).await,
         vec![
-            event("bounced", Some("hard"), Some("550"), "failed@example.net", Some((mailing, contacts[0]))),
+            event("bounced", Some("hard"), Some("5.1.1"), "failed@example.net", Some((mailing, contacts[0]))),
             Event { contact_id: Some(contacts[1]), ..event("complained", None, None, "spam@example.net", None) },
         ]
     );
@@ -560,6 +560,7 @@ async fn one_clients_credentials_sent_to_another_clients_address_are_refused() {
     // An unknown client is refused like a wrong credential.
     let (status, _) = app
         .request(Method::POST, "/api/webhooks/delivery/mailgun/nosuchclient")
+        .header("content-type", "application/json")
         .body("{}")
         .send()
         .await
