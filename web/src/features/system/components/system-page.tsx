@@ -4,6 +4,7 @@ import { useGetAppSettings } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
 import { ActblueWebhookForm } from './actblue-webhook-form';
 import { AppSettingsForm } from './app-settings-form';
+import { DeliveryWebhooksCard } from './delivery-webhooks-card';
 import { RecountListsButton } from './recount-lists-button';
 import { RevenueSettingsForm } from './revenue-settings-form';
 import { SendersCard } from './senders-card';
@@ -49,6 +50,7 @@ export function SystemPage() {
         </>
       )}
       <SendersCard />
+      <DeliveryWebhooksCard />
       <WorkersCard />
       <Card>
         <Card.Header as="h2" className="h5">
