@@ -76,11 +76,12 @@ pub(super) fn read(
         .as_deref()
         .and_then(|sealed| state.totp.open(sealed, &key_owner(client.id)))
         .ok_or_else(|| refused("This webhook has no signing key"))?;
-    let b: Body = serde_json::from_slice(body).map_err(|_| refused("Not a signed Mailgun webhook"))?;
+    let b: Body =
+        serde_json::from_slice(body).map_err(|_| refused("Not a signed Mailgun webhook"))?;
     let s = &b.signature;
-    let expected = hex::decode(s.signature.trim()).map_err(|_| refused("Wrong Mailgun signature"))?;
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(key.as_bytes()).map_err(ApiError::internal)?;
+    let expected =
+        hex::decode(s.signature.trim()).map_err(|_| refused("Wrong Mailgun signature"))?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(key.as_bytes()).map_err(ApiError::internal)?;
     mac.update(s.timestamp.as_bytes());
     mac.update(s.token.as_bytes());
     // verify_slice compares in constant time.
@@ -115,11 +116,15 @@ fn heard<'a>(client: &Client, e: &'a EventData) -> Option<Heard<'a>> {
         _ => return None,
     };
     let d = &e.delivery_status;
-    let diagnostic = [d.message.as_deref(), d.description.as_deref(), e.reason.as_deref()]
-        .into_iter()
-        .flatten()
-        .find(|t| !t.trim().is_empty())
-        .map(str::to_owned);
+    let diagnostic = [
+        d.message.as_deref(),
+        d.description.as_deref(),
+        e.reason.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|t| !t.trim().is_empty())
+    .map(str::to_owned);
     let status = d
         .enhanced_code
         .clone()

@@ -193,7 +193,13 @@ pub async fn receive(
             let address = crate::identity::sign_in::address(req);
             state
                 .webhook_gate
-                .admit(state, Basic::Postmark, short, basic_credentials(req), &address)
+                .admit(
+                    state,
+                    Basic::Postmark,
+                    short,
+                    basic_credentials(req),
+                    &address,
+                )
                 .await?
         }
         _ => match short.len() <= 31 {
@@ -225,7 +231,10 @@ pub async fn receive(
     let confirm = parsed.subscription.clone();
     let receipt = write(state, &client, provider, &content_type, body, parsed).await?;
     if let Some((topic, url)) = confirm {
-        state.delivery_hooks.sns.confirm_later(state, &client, topic, url);
+        state
+            .delivery_hooks
+            .sns
+            .confirm_later(state, &client, topic, url);
     }
     Ok(receipt)
 }
@@ -274,7 +283,8 @@ async fn write(
         if parsed.events.is_empty() && parsed.subscription.is_none() {
             return Ok(Receipt::default());
         }
-        let evidence = store::deliverability::store_evidence(tx, source, content_type, body).await?;
+        let evidence =
+            store::deliverability::store_evidence(tx, source, content_type, body).await?;
         for e in &mut parsed.events {
             e.evidence_id = Some(evidence);
         }

@@ -158,11 +158,18 @@ pub(super) async fn read(
     let envelope: Envelope =
         serde_json::from_slice(body).map_err(|_| refused("Not a signed SNS message"))?;
     let signed = canonical(&envelope).ok_or_else(|| refused("Not a signed SNS message"))?;
-    let signature = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &envelope.signature)
-        .ok()
-        .and_then(|b| Signature::try_from(b.as_slice()).ok())
-        .ok_or_else(|| refused("Wrong SNS signature"))?;
-    let keys = state.delivery_hooks.sns.keys(&envelope.signing_cert_url).await;
+    let signature = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        &envelope.signature,
+    )
+    .ok()
+    .and_then(|b| Signature::try_from(b.as_slice()).ok())
+    .ok_or_else(|| refused("Wrong SNS signature"))?;
+    let keys = state
+        .delivery_hooks
+        .sns
+        .keys(&envelope.signing_cert_url)
+        .await;
     let verified = keys.iter().any(|k| {
         signed_by(
             k,
@@ -174,7 +181,11 @@ pub(super) async fn read(
     if !verified {
         return Err(refused("Wrong SNS signature"));
     }
-    if !settings.ses_topic_arns.iter().any(|t| t == &envelope.topic_arn) {
+    if !settings
+        .ses_topic_arns
+        .iter()
+        .any(|t| t == &envelope.topic_arn)
+    {
         return Err(refused("This SNS topic is not accepted"));
     }
     match envelope.kind.as_str() {
@@ -210,7 +221,12 @@ fn events(
         .filter(|h| h.name.eq_ignore_ascii_case("message-id"))
         .map(|h| h.value.as_str());
     let ours = first_ours(
-        n.mail.common_headers.message_id.as_deref().into_iter().chain(header_ids),
+        n.mail
+            .common_headers
+            .message_id
+            .as_deref()
+            .into_iter()
+            .chain(header_ids),
         client.id,
     );
     let kind = n.notification_type.as_deref().or(n.event_type.as_deref());

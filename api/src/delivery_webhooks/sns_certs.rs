@@ -39,10 +39,10 @@ pub(super) fn is_sns_url(url: &str, path_suffix: Option<&str>) -> bool {
         return false;
     };
     let host_ok = url.host_str().is_some_and(|h| {
-        let Some(region) = h
-            .strip_prefix("sns.")
-            .and_then(|r| r.strip_suffix(".amazonaws.com").or_else(|| r.strip_suffix(".amazonaws.com.cn")))
-        else {
+        let Some(region) = h.strip_prefix("sns.").and_then(|r| {
+            r.strip_suffix(".amazonaws.com")
+                .or_else(|| r.strip_suffix(".amazonaws.com.cn"))
+        }) else {
             return false;
         };
         !region.is_empty()
@@ -95,7 +95,12 @@ impl SnsCertificates {
         if !is_sns_url(cert_url, Some(".pem")) {
             return Vec::new();
         }
-        if let Some(key) = self.fetched.lock().ok().and_then(|m| m.get(cert_url).cloned()) {
+        if let Some(key) = self
+            .fetched
+            .lock()
+            .ok()
+            .and_then(|m| m.get(cert_url).cloned())
+        {
             return vec![key];
         }
         match self.fetch(cert_url).await {
@@ -147,11 +152,18 @@ impl SnsCertificates {
         let tenancy = state.tenancy.clone();
         let client = client.clone();
         tokio::spawn(async move {
-            let visited = http.get(&url).send().await.and_then(|r| r.error_for_status());
+            let visited = http
+                .get(&url)
+                .send()
+                .await
+                .and_then(|r| r.error_for_status());
             match visited {
                 Ok(_) => {
                     let noted = crate::auth::in_client(&tenancy, &client, async |tx| {
-                        Ok(store::deliverability::webhooks::confirm_subscription(tx, &topic).await?)
+                        Ok(
+                            store::deliverability::webhooks::confirm_subscription(tx, &topic)
+                                .await?,
+                        )
                     })
                     .await;
                     if let Err(e) = noted {
@@ -172,10 +184,25 @@ mod tests {
     fn only_sns_hosts_over_https() {
         let good = "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-abc.pem";
         assert!(is_sns_url(good, Some(".pem")));
-        assert!(!is_sns_url("http://sns.us-east-1.amazonaws.com/x.pem", Some(".pem")));
-        assert!(!is_sns_url("https://sns.us-east-1.amazonaws.com.evil.org/x.pem", Some(".pem")));
-        assert!(!is_sns_url("https://evil.org/sns.us-east-1.amazonaws.com/x.pem", Some(".pem")));
-        assert!(!is_sns_url("https://sns.us-east-1.amazonaws.com:8443/x.pem", Some(".pem")));
-        assert!(!is_sns_url("https://sns.us-east-1.amazonaws.com/x.txt", Some(".pem")));
+        assert!(!is_sns_url(
+            "http://sns.us-east-1.amazonaws.com/x.pem",
+            Some(".pem")
+        ));
+        assert!(!is_sns_url(
+            "https://sns.us-east-1.amazonaws.com.evil.org/x.pem",
+            Some(".pem")
+        ));
+        assert!(!is_sns_url(
+            "https://evil.org/sns.us-east-1.amazonaws.com/x.pem",
+            Some(".pem")
+        ));
+        assert!(!is_sns_url(
+            "https://sns.us-east-1.amazonaws.com:8443/x.pem",
+            Some(".pem")
+        ));
+        assert!(!is_sns_url(
+            "https://sns.us-east-1.amazonaws.com/x.txt",
+            Some(".pem")
+        ));
     }
 }

@@ -83,7 +83,10 @@ pub type Apis = (
     ),
     (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
-    (settings::SettingsApi, delivery_webhooks::DeliveryWebhooksApi),
+    (
+        settings::SettingsApi,
+        delivery_webhooks::DeliveryWebhooksApi,
+    ),
     (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,

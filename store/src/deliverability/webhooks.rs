@@ -27,7 +27,8 @@ pub struct Change {
     pub ses_topic_arns: Option<Vec<String>>,
 }
 
-const COLUMNS: &str = "provider, enabled, postmark_username, postmark_password_hash, mailgun_signing_key,
+const COLUMNS: &str =
+    "provider, enabled, postmark_username, postmark_password_hash, mailgun_signing_key,
     sendgrid_public_key, ses_topic_arns";
 
 /// Every provider's stored settings (a provider never set has no row).

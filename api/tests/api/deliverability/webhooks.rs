@@ -153,10 +153,15 @@ fn event(
 /// (rows of delivery_events, rows of delivery_evidence, active suppressions).
 async fn counts(app: &TestApp, client: &Client) -> (i64, i64, i64) {
     (
-        app.scalar_in(client, "select count(*) from delivery_events").await,
-        app.scalar_in(client, "select count(*) from delivery_evidence").await,
-        app.scalar_in(client, "select count(*) from suppressions where lifted_at is null")
+        app.scalar_in(client, "select count(*) from delivery_events")
             .await,
+        app.scalar_in(client, "select count(*) from delivery_evidence")
+            .await,
+        app.scalar_in(
+            client,
+            "select count(*) from suppressions where lifted_at is null",
+        )
+        .await,
     )
 }
 
@@ -257,10 +262,24 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
         ],
     );
     // A message changed after SNS signed it, or signed for a topic the client does not accept: 401, nothing kept.
-    let (status, _) = post(&app, "ses", &client, &sns("Notification", TOPIC, &bounce, "1", true), &hdr).await;
+    let (status, _) = post(
+        &app,
+        "ses",
+        &client,
+        &sns("Notification", TOPIC, &bounce, "1", true),
+        &hdr,
+    )
+    .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let other_topic = "arn:aws:sns:us-east-1:123456789012:someone-else";
-    let (status, _) = post(&app, "ses", &client, &sns("Notification", other_topic, &bounce, "1", false), &hdr).await;
+    let (status, _) = post(
+        &app,
+        "ses",
+        &client,
+        &sns("Notification", other_topic, &bounce, "1", false),
+        &hdr,
+    )
+    .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(counts(&app, &client).await, (0, 0, 0));
 
@@ -276,12 +295,23 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
 
     // SignatureVersion 2 (SHA256withRSA): a complaint suppresses and unsubscribes. Its Message-ID names another
     // client (k), so it is tied to no mailing here.
-    let foreign_id = format!("<m{mailing}.c{}.k{}@example.org>", contacts[1], client.id + 1_000_000);
+    let foreign_id = format!(
+        "<m{mailing}.c{}.k{}@example.org>",
+        contacts[1],
+        client.id + 1_000_000
+    );
     let complaint = fixture(
         "ses-complaint.json",
         &[("EMAIL", "Angry@Example.net"), ("MESSAGE_ID", &foreign_id)],
     );
-    let (status, body) = post(&app, "ses", &client, &sns("Notification", TOPIC, &complaint, "2", false), &hdr).await;
+    let (status, body) = post(
+        &app,
+        "ses",
+        &client,
+        &sns("Notification", TOPIC, &complaint, "2", false),
+        &hdr,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body, json!({ "stored": 1, "suppressed": 1 }));
     assert_eq!(
@@ -291,7 +321,13 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
     assert_eq!(
         events(&app, &client).await,
         vec![
-            event("bounced", Some("hard"), Some("5.1.1"), "gone@example.net", Some((mailing, contacts[0]))),
+            event(
+                "bounced",
+                Some("hard"),
+                Some("5.1.1"),
+                "gone@example.net",
+                Some((mailing, contacts[0]))
+            ),
             Event {
                 contact_id: Some(contacts[1]),
                 ..event("complained", None, None, "angry@example.net", None)
@@ -301,14 +337,34 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
 
     // SNS delivering the same bounce again (a new SNS message id, the same SES feedback): nothing changes.
     let before = counts(&app, &client).await;
-    let (status, body) = post(&app, "ses", &client, &sns("Notification", TOPIC, &bounce, "2", false), &hdr).await;
+    let (status, body) = post(
+        &app,
+        "ses",
+        &client,
+        &sns("Notification", TOPIC, &bounce, "2", false),
+        &hdr,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body, json!({ "stored": 0, "suppressed": 0 }));
     assert_eq!(counts(&app, &client).await, before);
     assert_eq!(before, (2, 2, 2));
 
     // A subscription confirmation is kept for the System page; with pinned certificates nothing is fetched.
-    let (status, _) = post(&app, "ses", &client, &sns("SubscriptionConfirmation", TOPIC, "You have chosen to subscribe", "1", false), &hdr).await;
+    let (status, _) = post(
+        &app,
+        "ses",
+        &client,
+        &sns(
+            "SubscriptionConfirmation",
+            TOPIC,
+            "You have chosen to subscribe",
+            "1",
+            false,
+        ),
+        &hdr,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let settings = app.get_json("/api/delivery-webhooks", &session).await;
     assert_eq!(settings["sesCertificatesPinned"], true);
@@ -323,30 +379,49 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
 
 // ---- SendGrid ----
 
-fn sendgrid_headers(body: &str, timestamp: &str, signed_timestamp: &str) -> Vec<(&'static str, String)> {
+fn sendgrid_headers(
+    body: &str,
+    timestamp: &str,
+    signed_timestamp: &str,
+) -> Vec<(&'static str, String)> {
     use p256::ecdsa::signature::Signer;
     use p256::pkcs8::DecodePrivateKey;
     let key = p256::ecdsa::SigningKey::from_pkcs8_pem(
         &std::fs::read_to_string(fixture_path("sendgrid-test-key.pem")).unwrap(),
     )
     .unwrap();
-    let signature: p256::ecdsa::Signature = key.sign(format!("{signed_timestamp}{body}").as_bytes());
+    let signature: p256::ecdsa::Signature =
+        key.sign(format!("{signed_timestamp}{body}").as_bytes());
     vec![
         (
             "X-Twilio-Email-Event-Webhook-Signature",
             STANDARD.encode(signature.to_der().as_bytes()),
         ),
-        ("X-Twilio-Email-Event-Webhook-Timestamp", timestamp.to_owned()),
+        (
+            "X-Twilio-Email-Event-Webhook-Timestamp",
+            timestamp.to_owned(),
+        ),
     ]
 }
 
 #[tokio::test]
 async fn a_signed_sendgrid_batch_records_each_event_once_and_a_bad_signature_stores_nothing() {
     let app = spawn_app().await;
-    let emails = ["bounce@example.net", "later@example.net", "spam@example.net", "ok@example.net"];
+    let emails = [
+        "bounce@example.net",
+        "later@example.net",
+        "spam@example.net",
+        "ok@example.net",
+    ];
     let (client, session, mailing, contacts) = client_with(&app, &emails).await;
     let public_key = std::fs::read_to_string(fixture_path("sendgrid-test-public-key.txt")).unwrap();
-    configure(&app, &session, "sendgrid", json!({ "sendgridPublicKey": public_key, "enabled": true })).await;
+    configure(
+        &app,
+        &session,
+        "sendgrid",
+        json!({ "sendgridPublicKey": public_key, "enabled": true }),
+    )
+    .await;
     let body = fixture(
         "sendgrid-events.json",
         &[
@@ -359,7 +434,14 @@ async fn a_signed_sendgrid_batch_records_each_event_once_and_a_bad_signature_sto
     );
 
     // Signed over another timestamp than the one sent: refused, nothing kept.
-    let (status, _) = post(&app, "sendgrid", &client, &body, &sendgrid_headers(&body, "1795694410", "1795694411")).await;
+    let (status, _) = post(
+        &app,
+        "sendgrid",
+        &client,
+        &body,
+        &sendgrid_headers(&body, "1795694410", "1795694411"),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = post(&app, "sendgrid", &client, &body, &[]).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
@@ -373,15 +455,39 @@ async fn a_signed_sendgrid_batch_records_each_event_once_and_a_bad_signature_sto
     assert_eq!(
         events(&app, &client).await,
         vec![
-            event("bounced", Some("hard"), Some("5.1.1"), emails[0], Some((mailing, contacts[0]))),
-            Event { contact_id: Some(contacts[2]), ..event("complained", None, None, emails[2], None) },
-            Event { contact_id: Some(contacts[1]), ..event("deferred", None, None, emails[1], None) },
-            Event { contact_id: Some(contacts[3]), ..event("delivered", None, None, emails[3], None) },
+            event(
+                "bounced",
+                Some("hard"),
+                Some("5.1.1"),
+                emails[0],
+                Some((mailing, contacts[0]))
+            ),
+            Event {
+                contact_id: Some(contacts[2]),
+                ..event("complained", None, None, emails[2], None)
+            },
+            Event {
+                contact_id: Some(contacts[1]),
+                ..event("deferred", None, None, emails[1], None)
+            },
+            Event {
+                contact_id: Some(contacts[3]),
+                ..event("delivered", None, None, emails[3], None)
+            },
         ]
     );
-    assert_eq!(standing(&app, &client, emails[0]).await, (Some("hard_bounce".into()), "bounced".into()));
-    assert_eq!(standing(&app, &client, emails[1]).await, (None, "subscribed".into()));
-    assert_eq!(standing(&app, &client, emails[2]).await, (Some("complaint".into()), "unsubscribed".into()));
+    assert_eq!(
+        standing(&app, &client, emails[0]).await,
+        (Some("hard_bounce".into()), "bounced".into())
+    );
+    assert_eq!(
+        standing(&app, &client, emails[1]).await,
+        (None, "subscribed".into())
+    );
+    assert_eq!(
+        standing(&app, &client, emails[2]).await,
+        (Some("complaint".into()), "unsubscribed".into())
+    );
 
     // SendGrid retrying the batch changes nothing.
     let (status, answer) = post(&app, "sendgrid", &client, &body, &headers).await;
@@ -415,7 +521,10 @@ async fn postmark_bounces_and_complaints_need_its_credentials_and_count_once() {
 
     let bounce = fixture(
         "postmark-bounce.json",
-        &[("EMAIL", "hard@example.net"), ("MESSAGE_ID", &message_id(mailing, contacts[0], &client))],
+        &[
+            ("EMAIL", "hard@example.net"),
+            ("MESSAGE_ID", &message_id(mailing, contacts[0], &client)),
+        ],
     );
     let wrong = [("authorization", basic(POSTMARK_USER, "not-the-password"))];
     let (status, _) = post(&app, "postmark", &client, &bounce, &wrong).await;
@@ -428,19 +537,37 @@ async fn postmark_bounces_and_complaints_need_its_credentials_and_count_once() {
     let (status, answer) = post(&app, "postmark", &client, &bounce, &right).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer, json!({ "stored": 1, "suppressed": 1 }));
-    let complaint = fixture("postmark-spam-complaint.json", &[("EMAIL", "spam@example.net")]);
+    let complaint = fixture(
+        "postmark-spam-complaint.json",
+        &[("EMAIL", "spam@example.net")],
+    );
     let (status, answer) = post(&app, "postmark", &client, &complaint, &right).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer, json!({ "stored": 1, "suppressed": 1 }));
     assert_eq!(
         events(&app, &client).await,
         vec![
-            event("bounced", Some("hard"), Some("5.1.1"), "hard@example.net", Some((mailing, contacts[0]))),
-            Event { contact_id: Some(contacts[1]), ..event("complained", None, None, "spam@example.net", None) },
+            event(
+                "bounced",
+                Some("hard"),
+                Some("5.1.1"),
+                "hard@example.net",
+                Some((mailing, contacts[0]))
+            ),
+            Event {
+                contact_id: Some(contacts[1]),
+                ..event("complained", None, None, "spam@example.net", None)
+            },
         ]
     );
-    assert_eq!(standing(&app, &client, "hard@example.net").await, (Some("hard_bounce".into()), "bounced".into()));
-    assert_eq!(standing(&app, &client, "spam@example.net").await, (Some("complaint".into()), "unsubscribed".into()));
+    assert_eq!(
+        standing(&app, &client, "hard@example.net").await,
+        (Some("hard_bounce".into()), "bounced".into())
+    );
+    assert_eq!(
+        standing(&app, &client, "spam@example.net").await,
+        (Some("complaint".into()), "unsubscribed".into())
+    );
 
     let (status, answer) = post(&app, "postmark", &client, &bounce, &right).await;
     assert_eq!(status, StatusCode::OK);
@@ -450,7 +577,14 @@ async fn postmark_bounces_and_complaints_need_its_credentials_and_count_once() {
 
 // ---- Mailgun ----
 
-fn mailgun(name: &str, email: &str, message_id: &str, timestamp: i64, token: &str, key: &str) -> String {
+fn mailgun(
+    name: &str,
+    email: &str,
+    message_id: &str,
+    timestamp: i64,
+    token: &str,
+    key: &str,
+) -> String {
     use hmac::{Hmac, Mac};
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(key.as_bytes()).unwrap();
     mac.update(format!("{timestamp}{token}").as_bytes());
@@ -462,7 +596,10 @@ fn mailgun(name: &str, email: &str, message_id: &str, timestamp: i64, token: &st
             ("TOKEN", token),
             ("SIGNATURE", &signature),
             ("EMAIL", email),
-            ("MESSAGE_ID_BARE", message_id.trim_start_matches('<').trim_end_matches('>')),
+            (
+                "MESSAGE_ID_BARE",
+                message_id.trim_start_matches('<').trim_end_matches('>'),
+            ),
         ],
     )
 }
@@ -472,20 +609,53 @@ async fn mailgun_events_need_a_fresh_unused_signature_and_count_once() {
     let app = spawn_app().await;
     let (client, session, mailing, contacts) =
         client_with(&app, &["failed@example.net", "spam@example.net"]).await;
-    let settings = configure(&app, &session, "mailgun", json!({ "mailgunSigningKey": MAILGUN_KEY, "enabled": true })).await;
+    let settings = configure(
+        &app,
+        &session,
+        "mailgun",
+        json!({ "mailgunSigningKey": MAILGUN_KEY, "enabled": true }),
+    )
+    .await;
     assert!(!settings.to_string().contains(MAILGUN_KEY));
     assert_eq!(settings["providers"][3]["mailgunSigningKeySet"], true);
     let now = chrono::Utc::now().timestamp();
     let ours = message_id(mailing, contacts[0], &client);
 
     // Signed with another key, or too long ago: refused, nothing kept.
-    let forged = mailgun("mailgun-failed-permanent.json", "failed@example.net", &ours, now, "t1", "key-wrong");
-    assert_eq!(post(&app, "mailgun", &client, &forged, &[]).await.0, StatusCode::UNAUTHORIZED);
-    let stale = mailgun("mailgun-failed-permanent.json", "failed@example.net", &ours, now - 16 * 60, "t2", MAILGUN_KEY);
-    assert_eq!(post(&app, "mailgun", &client, &stale, &[]).await.0, StatusCode::UNAUTHORIZED);
+    let forged = mailgun(
+        "mailgun-failed-permanent.json",
+        "failed@example.net",
+        &ours,
+        now,
+        "t1",
+        "key-wrong",
+    );
+    assert_eq!(
+        post(&app, "mailgun", &client, &forged, &[]).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let stale = mailgun(
+        "mailgun-failed-permanent.json",
+        "failed@example.net",
+        &ours,
+        now - 16 * 60,
+        "t2",
+        MAILGUN_KEY,
+    );
+    assert_eq!(
+        post(&app, "mailgun", &client, &stale, &[]).await.0,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(counts(&app, &client).await, (0, 0, 0));
 
-    let failed = mailgun("mailgun-failed-permanent.json", "failed@example.net", &ours, now, "t3", MAILGUN_KEY);
+    let failed = mailgun(
+        "mailgun-failed-permanent.json",
+        "failed@example.net",
+        &ours,
+        now,
+        "t3",
+        MAILGUN_KEY,
+    );
     let (status, answer) = post(&app, "mailgun", &client, &failed, &[]).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer, json!({ "stored": 1, "suppressed": 1 }));
@@ -494,25 +664,59 @@ async fn mailgun_events_need_a_fresh_unused_signature_and_count_once() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(answer, json!({ "stored": 0, "suppressed": 0 }));
     // The same token signing another event is a replay.
-    let replay = mailgun("mailgun-complained.json", "spam@example.net", "", now, "t3", MAILGUN_KEY);
-    assert_eq!(post(&app, "mailgun", &client, &replay, &[]).await.0, StatusCode::UNAUTHORIZED);
+    let replay = mailgun(
+        "mailgun-complained.json",
+        "spam@example.net",
+        "",
+        now,
+        "t3",
+        MAILGUN_KEY,
+    );
+    assert_eq!(
+        post(&app, "mailgun", &client, &replay, &[]).await.0,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(counts(&app, &client).await, (1, 1, 1));
 
-    let complained = mailgun("mailgun-complained.json", "spam@example.net", "", now, "t4", MAILGUN_KEY);
+    let complained = mailgun(
+        "mailgun-complained.json",
+        "spam@example.net",
+        "",
+        now,
+        "t4",
+        MAILGUN_KEY,
+    );
     let (status, answer) = post(&app, "mailgun", &client, &complained, &[]).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(
         events(&app, &client).await,
         vec![
-            event("bounced", Some("hard"), Some("5.1.1"), "failed@example.net", Some((mailing, contacts[0]))),
-            Event { contact_id: Some(contacts[1]), ..event("complained", None, None, "spam@example.net", None) },
+            event(
+                "bounced",
+                Some("hard"),
+                Some("5.1.1"),
+                "failed@example.net",
+                Some((mailing, contacts[0]))
+            ),
+            Event {
+                contact_id: Some(contacts[1]),
+                ..event("complained", None, None, "spam@example.net", None)
+            },
         ]
     );
-    assert_eq!(standing(&app, &client, "failed@example.net").await, (Some("hard_bounce".into()), "bounced".into()));
-    assert_eq!(standing(&app, &client, "spam@example.net").await, (Some("complaint".into()), "unsubscribed".into()));
+    assert_eq!(
+        standing(&app, &client, "failed@example.net").await,
+        (Some("hard_bounce".into()), "bounced".into())
+    );
+    assert_eq!(
+        standing(&app, &client, "spam@example.net").await,
+        (Some("complaint".into()), "unsubscribed".into())
+    );
 }
 
 // ---- Tenancy ----
+
+type Headers = Vec<(&'static str, String)>;
 
 #[tokio::test]
 async fn one_clients_credentials_sent_to_another_clients_address_are_refused() {
@@ -520,30 +724,90 @@ async fn one_clients_credentials_sent_to_another_clients_address_are_refused() {
     let (ours, our_session, _, _) = client_with(&app, &["a@example.net"]).await;
     let (theirs, their_session, _, _) = client_with(&app, &["a@example.net"]).await;
     let public_key = std::fs::read_to_string(fixture_path("sendgrid-test-public-key.txt")).unwrap();
-    configure(&app, &our_session, "sendgrid", json!({ "sendgridPublicKey": public_key, "enabled": true })).await;
+    configure(
+        &app,
+        &our_session,
+        "sendgrid",
+        json!({ "sendgridPublicKey": public_key, "enabled": true }),
+    )
+    .await;
     configure(&app, &our_session, "postmark", json!({ "postmarkUsername": POSTMARK_USER, "postmarkPassword": POSTMARK_PASSWORD, "enabled": true })).await;
-    configure(&app, &our_session, "mailgun", json!({ "mailgunSigningKey": MAILGUN_KEY, "enabled": true })).await;
-    configure(&app, &our_session, "ses", json!({ "sesTopicArns": [TOPIC], "enabled": true })).await;
+    configure(
+        &app,
+        &our_session,
+        "mailgun",
+        json!({ "mailgunSigningKey": MAILGUN_KEY, "enabled": true }),
+    )
+    .await;
+    configure(
+        &app,
+        &our_session,
+        "ses",
+        json!({ "sesTopicArns": [TOPIC], "enabled": true }),
+    )
+    .await;
     // The other client has its own Postmark and Mailgun secrets, and has not turned on SendGrid or SES.
     configure(&app, &their_session, "postmark", json!({ "postmarkUsername": POSTMARK_USER, "postmarkPassword": "their-own-long-secret", "enabled": true })).await;
-    configure(&app, &their_session, "mailgun", json!({ "mailgunSigningKey": "key-their-own", "enabled": true })).await;
+    configure(
+        &app,
+        &their_session,
+        "mailgun",
+        json!({ "mailgunSigningKey": "key-their-own", "enabled": true }),
+    )
+    .await;
 
     let sendgrid = fixture(
         "sendgrid-events.json",
-        &[("BOUNCE_EMAIL", "a@example.net"), ("DEFERRED_EMAIL", "a@example.net"), ("SPAM_EMAIL", "a@example.net"), ("DELIVERED_EMAIL", "a@example.net"), ("MESSAGE_ID", "<x@example.org>")],
+        &[
+            ("BOUNCE_EMAIL", "a@example.net"),
+            ("DEFERRED_EMAIL", "a@example.net"),
+            ("SPAM_EMAIL", "a@example.net"),
+            ("DELIVERED_EMAIL", "a@example.net"),
+            ("MESSAGE_ID", "<x@example.org>"),
+        ],
     );
     let now = chrono::Utc::now().timestamp();
-    let tries: Vec<(&str, String, Vec<(&str, String)>)> = vec![
-        ("sendgrid", sendgrid.clone(), sendgrid_headers(&sendgrid, "1795694410", "1795694410")),
+    let tries: Vec<(&str, String, Headers)> = vec![
+        (
+            "sendgrid",
+            sendgrid.clone(),
+            sendgrid_headers(&sendgrid, "1795694410", "1795694410"),
+        ),
         (
             "postmark",
-            fixture("postmark-spam-complaint.json", &[("EMAIL", "a@example.net")]),
+            fixture(
+                "postmark-spam-complaint.json",
+                &[("EMAIL", "a@example.net")],
+            ),
             vec![("authorization", basic(POSTMARK_USER, POSTMARK_PASSWORD))],
         ),
-        ("mailgun", mailgun("mailgun-complained.json", "a@example.net", "", now, "x1", MAILGUN_KEY), vec![]),
+        (
+            "mailgun",
+            mailgun(
+                "mailgun-complained.json",
+                "a@example.net",
+                "",
+                now,
+                "x1",
+                MAILGUN_KEY,
+            ),
+            vec![],
+        ),
         (
             "ses",
-            sns("Notification", TOPIC, &fixture("ses-complaint.json", &[("EMAIL", "a@example.net"), ("MESSAGE_ID", "<x@example.org>")]), "2", false),
+            sns(
+                "Notification",
+                TOPIC,
+                &fixture(
+                    "ses-complaint.json",
+                    &[
+                        ("EMAIL", "a@example.net"),
+                        ("MESSAGE_ID", "<x@example.org>"),
+                    ],
+                ),
+                "2",
+                false,
+            ),
             vec![],
         ),
     ];
@@ -588,12 +852,33 @@ async fn a_webhook_is_off_until_its_credentials_are_set_and_it_is_turned_on() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     // Set but not turned on: refused.
-    configure(&app, &session, "mailgun", json!({ "mailgunSigningKey": MAILGUN_KEY })).await;
+    configure(
+        &app,
+        &session,
+        "mailgun",
+        json!({ "mailgunSigningKey": MAILGUN_KEY }),
+    )
+    .await;
     let now = chrono::Utc::now().timestamp();
-    let body = mailgun("mailgun-complained.json", "a@example.net", "", now, "o1", MAILGUN_KEY);
-    assert_eq!(post(&app, "mailgun", &client, &body, &[]).await.0, StatusCode::UNAUTHORIZED);
+    let body = mailgun(
+        "mailgun-complained.json",
+        "a@example.net",
+        "",
+        now,
+        "o1",
+        MAILGUN_KEY,
+    );
+    assert_eq!(
+        post(&app, "mailgun", &client, &body, &[]).await.0,
+        StatusCode::UNAUTHORIZED
+    );
     let settings = app.get_json("/api/delivery-webhooks", &session).await;
-    let providers: Vec<&str> = settings["providers"].as_array().unwrap().iter().map(|p| p["provider"].as_str().unwrap()).collect();
+    let providers: Vec<&str> = settings["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["provider"].as_str().unwrap())
+        .collect();
     assert_eq!(providers, ["ses", "sendgrid", "postmark", "mailgun"]);
     assert_eq!(settings["providers"][3]["enabled"], false);
     assert_eq!(settings["sesCertificatesPinned"], false);
