@@ -133,16 +133,20 @@ pub(crate) struct Heard<'a> {
 
 impl Heard<'_> {
     pub fn into_event(self, source: Source) -> Option<NewEvent> {
-        let email = self.email.trim().to_lowercase();
+        // Postgres text takes no NUL; a relay's text never needs one.
+        let clean = |s: String| -> String { s.chars().filter(|c| *c != '\0').collect() };
+        let email = clean(self.email.trim().to_lowercase());
         if email.is_empty() || !email.contains('@') {
             return None;
         }
         Some(NewEvent {
             source,
-            source_event_id: Some(self.id.chars().take(300).collect()),
+            source_event_id: Some(clean(self.id.chars().take(300).collect())),
             kind: self.kind,
-            status_code: self.status.map(|s| s.chars().take(40).collect()),
-            diagnostic: self.diagnostic.map(|s| s.chars().take(2000).collect()),
+            status_code: self.status.map(|s| clean(s.chars().take(40).collect())),
+            diagnostic: self
+                .diagnostic
+                .map(|s| clean(s.chars().take(2000).collect())),
             email,
             mailing_id: self.ours.map(|(m, _)| m),
             contact_id: self.ours.map(|(_, c)| c),

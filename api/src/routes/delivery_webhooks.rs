@@ -265,8 +265,8 @@ impl DeliveryWebhooksApi {
         provider: Path<String>,
         body: Json<DeliveryWebhookUpdate>,
     ) -> Result<Json<DeliveryWebhooks>, ApiError> {
-        let provider = provider_of(&provider.0)?;
         auth.0.check(EDIT_ROLE)?;
+        let provider = provider_of(&provider.0)?;
         let client = auth.0.client.clone();
         let change = change(&state, client.id, &body.0).await?;
         let short = client.short_name.clone();
