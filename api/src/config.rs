@@ -122,6 +122,10 @@ pub struct Settings {
         default_value = "false"
     )]
     pub dev_log_codes: bool,
+    /// Amazon SNS signing certificates to trust (a PEM file of one or more certificates). When set, SES webhooks
+    /// are verified against these only and no certificate or subscription address is ever fetched.
+    #[arg(long, env = "SES_SNS_CERT_PEM")]
+    pub ses_sns_cert_pem: Option<PathBuf>,
 }
 
 impl fmt::Debug for Settings {
@@ -171,6 +175,7 @@ impl fmt::Debug for Settings {
             )
             .field("trusted_proxies", &self.trusted_proxies)
             .field("dev_log_codes", &self.dev_log_codes)
+            .field("ses_sns_cert_pem", &self.ses_sns_cert_pem)
             .finish_non_exhaustive()
     }
 }

@@ -8,6 +8,7 @@ pub mod body_limit;
 pub mod config;
 pub mod csv_stream;
 pub mod date_range;
+pub mod delivery_webhooks;
 pub mod demo;
 pub mod error;
 pub mod identity;

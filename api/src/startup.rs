@@ -37,6 +37,8 @@ pub enum StartupError {
     Totp(#[from] crate::identity::totp::SealPlaintextError),
     #[error(transparent)]
     Mail(#[from] mail::MailError),
+    #[error("SES_SNS_CERT_PEM: {0}")]
+    SnsCertificates(String),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -94,6 +96,10 @@ impl Application {
                 (settings.database_pool_size as usize / 4).clamp(1, 2),
             ),
             webhook_gate: Default::default(),
+            delivery_hooks: crate::delivery_webhooks::Hooks::new(
+                settings.ses_sns_cert_pem.as_deref(),
+                (settings.database_pool_size as usize / 4).clamp(1, 2),
+            )?,
             mailer: mailer.clone(),
             links: mail::links::LinkSigner::new(keys.tracking(), &settings.public_url),
             tracking: crate::tracking::EventBuffer::default(),

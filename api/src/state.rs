@@ -18,6 +18,8 @@ pub struct AppState {
     pub gifts: crate::actblue_webhook::GiftWriter,
     /// The ActBlue webhook's credential checks (verified credentials remembered briefly, hashing bounded).
     pub webhook_gate: crate::actblue_webhook::Gate,
+    /// Relays' delivery webhooks: the SNS certificates and the bound on writers.
+    pub delivery_hooks: crate::delivery_webhooks::Hooks,
     pub mailer: mail::Mailer,
     pub links: mail::links::LinkSigner,
     pub tracking: crate::tracking::EventBuffer,

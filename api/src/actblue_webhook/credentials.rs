@@ -24,7 +24,24 @@ use tokio::sync::Semaphore;
 pub const VERIFIED_FOR: Duration = Duration::from_secs(60);
 /// Webhook credential checks hashing at once, and webhook lookups using a connection at once, per process.
 const SLOTS: usize = 2;
-const PURPOSE: &str = "actblue-webhook";
+
+/// Whose HTTP Basic credentials a webhook presents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basic {
+    /// ActBlue's contribution webhook (app settings).
+    Actblue,
+    /// Postmark's delivery webhook (its row of `delivery_webhooks`, when enabled).
+    Postmark,
+}
+
+impl Basic {
+    fn purpose(self) -> &'static str {
+        match self {
+            Basic::Actblue => "actblue-webhook",
+            Basic::Postmark => "postmark-webhook",
+        }
+    }
+}
 /// What a refused address is told to wait (its failures are counted over the sign-in limit window).
 const REFUSED_RETRY_SECS: u64 = 60;
 
@@ -75,6 +92,7 @@ impl Gate {
     pub async fn admit(
         &self,
         state: &AppState,
+        which: Basic,
         short: &str,
         given: Option<(String, String)>,
         address: &str,
@@ -90,7 +108,7 @@ impl Gate {
             (Some(c), Some((user, password))) => Some(
                 state
                     .hasher
-                    .hash(PURPOSE, &format!("{}\0{user}\0{password}", c.id)),
+                    .hash(which.purpose(), &format!("{}\0{user}\0{password}", c.id)),
             ),
             _ => None,
         };
@@ -120,7 +138,7 @@ impl Gate {
         let (user, hash) = match &client {
             Some(c) => {
                 let _lookup = self.lookups.acquire().await.map_err(ApiError::internal)?;
-                stored(state, c).await?
+                stored(state, which, c).await?
             }
             None => (None, None),
         };
@@ -170,13 +188,18 @@ impl Gate {
     }
 }
 
-/// The client's webhook user name and password hash, if set.
+/// The client's webhook user name and password hash, if set (and, for a delivery webhook, turned on).
 async fn stored(
     state: &AppState,
+    which: Basic,
     client: &Client,
 ) -> Result<(Option<String>, Option<String>), ApiError> {
-    let row = in_client(&state.tenancy, client, async |tx| {
-        Ok(store::revenue::webhook::credentials(tx).await?)
+    let row = in_client(&state.tenancy, client, async |tx| match which {
+        Basic::Actblue => Ok(store::revenue::webhook::credentials(tx).await?),
+        Basic::Postmark => Ok(store::deliverability::webhooks::get(tx, "postmark")
+            .await?
+            .filter(|s| s.enabled)
+            .map(|s| (s.postmark_username, s.postmark_password_hash))),
     })
     .await?;
     Ok(row.unwrap_or((None, None)))

@@ -18,7 +18,7 @@ mod payload;
 mod row;
 mod write;
 
-pub use credentials::{basic_credentials, Gate, VERIFIED_FOR};
+pub use credentials::{basic_credentials, Basic, Gate, VERIFIED_FOR};
 pub use payload::{Contribution, Donor, LineItem, Payload};
 
 use crate::error::ApiError;

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod contacts;
 pub mod dashboard;
 pub mod deliverability;
+pub mod delivery_webhooks;
 pub mod email_analytics;
 pub mod experiments;
 pub mod external_mailings;
@@ -83,7 +84,11 @@ pub type Apis = (
     ),
     (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
-    (settings::SettingsApi, deliverability::pacing::PacingApi),
+    (
+        settings::SettingsApi,
+        deliverability::pacing::PacingApi,
+        delivery_webhooks::DeliveryWebhooksApi,
+    ),
     (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
@@ -142,7 +147,11 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 users::AuditEventsApi,
             ),
             universal_users::UniversalUsersApi,
-            (settings::SettingsApi, deliverability::pacing::PacingApi),
+            (
+                settings::SettingsApi,
+                deliverability::pacing::PacingApi,
+                delivery_webhooks::DeliveryWebhooksApi,
+            ),
             (jobs::JobsApi, workers::WorkersApi),
             (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,

@@ -11,5 +11,6 @@ pub mod pacing;
 pub mod sender_domains;
 pub mod suppressions;
 pub mod warmup;
+pub mod webhooks;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};

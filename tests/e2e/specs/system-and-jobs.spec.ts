@@ -54,3 +54,41 @@ test('a background job shows its banner, then the finished dialog, and is listed
   await page.goto('/jobs');
   await expect(page.getByRole('cell', { name: 'Recount lists' }).first()).toBeVisible();
 });
+
+test('the system page turns on the Mailgun delivery webhook, which then takes a signed bounce', async ({ page, request }) => {
+  await signIn(page);
+  await page.goto('/system');
+  const mailgun = page.getByRole('form', { name: 'Mailgun webhook' });
+  const address = await mailgun.getByLabel('Webhook address').inputValue();
+  expect(address).toMatch(/\/api\/webhooks\/delivery\/mailgun\/\w+$/);
+  await mailgun.getByLabel('HTTP webhook signing key').fill('key-e2e-signing-key');
+  await mailgun.getByRole('button', { name: 'Turn on Mailgun webhook' }).click();
+  await expect(page.getByText('Mailgun webhook on')).toBeVisible();
+  await page.reload();
+  await expect(mailgun.getByText('On', { exact: true })).toBeVisible();
+  await expect(mailgun.getByLabel('New signing key')).toHaveValue('');
+
+  const { createHmac } = await import('node:crypto');
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const token = `e2e-${Date.now()}`;
+  const signature = createHmac('sha256', 'key-e2e-signing-key').update(timestamp + token).digest('hex');
+  const body = {
+    signature: { timestamp, token, signature },
+    'event-data': {
+      id: `e2e-${token}`,
+      event: 'failed',
+      severity: 'permanent',
+      recipient: 'bounced-e2e@example.net',
+      timestamp: Date.now() / 1000,
+      'delivery-status': { code: 550, message: '5.1.1 The email account does not exist.' },
+    },
+  };
+  const taken = await request.post(address, { data: body });
+  expect(taken.status()).toBe(200);
+  expect(await taken.json()).toEqual({ stored: 1, suppressed: 1 });
+  const forged = await request.post(address, { data: { ...body, signature: { timestamp, token: 'other', signature } } });
+  expect(forged.status()).toBe(401);
+
+  await mailgun.getByRole('button', { name: 'Turn off' }).click();
+  await expect(page.getByText('Mailgun webhook off')).toBeVisible();
+});

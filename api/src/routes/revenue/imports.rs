@@ -122,7 +122,13 @@ impl ContributionImportsApi {
         let address = crate::identity::sign_in::address(req);
         let client = state
             .webhook_gate
-            .admit(&state, &client_short.0, given, &address)
+            .admit(
+                &state,
+                crate::actblue_webhook::Basic::Actblue,
+                &client_short.0,
+                given,
+                &address,
+            )
             .await?;
         let payload: crate::actblue_webhook::Payload = serde_json::from_value(body.0)
             .map_err(|e| ApiError::BadRequest(format!("Not an ActBlue contribution: {e}")))?;

@@ -71,6 +71,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         registrations_per_email_per_hour: 0,
         trusted_proxies: Default::default(),
         dev_log_codes: false,
+        ses_sns_cert_pem: None,
     };
     adjust(&mut settings);
     let smtp_url = settings.smtp_url.clone();

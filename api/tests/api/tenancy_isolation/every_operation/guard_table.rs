@@ -179,6 +179,9 @@ pub(super) fn guard_table() -> Vec<Expected> {
         expect("deleteInflectionEvent", Client(&["pageProjections"])),
         expect("listInflectionMarkers", Client(&["pageProjections"])),
         expect("actblueWebhook", Public),
+        expect("deliveryWebhook", Public),
+        expect("getDeliveryWebhooks", ADMIN),
+        expect("updateDeliveryWebhook", ADMIN).json(json!({ "enabled": false })),
         expect("listSegments", Client(&["pageSegments"])),
         expect("createSegment", Client(&["pageSegments"]))
             .json(json!({ "name": "Guard", "rule": { "op": "and", "conditions": [] } })),

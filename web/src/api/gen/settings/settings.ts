@@ -27,6 +27,9 @@ import type {
 import type {
   AppSettings,
   AppSettingsUpdate,
+  DeliveryWebhookReceipt,
+  DeliveryWebhookUpdate,
+  DeliveryWebhooks,
   ErrorMessage,
   ProviderPacing
 } from '../model';
@@ -428,4 +431,288 @@ export const useUpdateProviderPacing = <TError = ErrorType<ErrorMessage>,
         TContext
       > => {
       return useMutation(getUpdateProviderPacingMutationOptions(options), queryClient);
+    }
+    export const getGetDeliveryWebhooksUrl = () => {
+
+
+
+
+  return `/api/delivery-webhooks`
+}
+
+/**
+ * @summary The current client's delivery webhooks (SES, SendGrid, Postmark, Mailgun): whether each is on, its path and
+its credentials (secrets only as set or not).
+ */
+export const getDeliveryWebhooks = async ( options?: Parameters<typeof customFetch>[1]): Promise<DeliveryWebhooks> => {
+
+  return customFetch<DeliveryWebhooks>(getGetDeliveryWebhooksUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetDeliveryWebhooksQueryKey = () => {
+    return [
+    `/api/delivery-webhooks`
+    ] as const;
+    }
+
+
+export const getGetDeliveryWebhooksQueryOptions = <TData = Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetDeliveryWebhooksQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDeliveryWebhooks>>> = ({ signal }) => getDeliveryWebhooks({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDeliveryWebhooksQueryResult = NonNullable<Awaited<ReturnType<typeof getDeliveryWebhooks>>>
+export type GetDeliveryWebhooksQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetDeliveryWebhooks<TData = Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeliveryWebhooks>>,
+          TError,
+          Awaited<ReturnType<typeof getDeliveryWebhooks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDeliveryWebhooks<TData = Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeliveryWebhooks>>,
+          TError,
+          Awaited<ReturnType<typeof getDeliveryWebhooks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDeliveryWebhooks<TData = Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The current client's delivery webhooks (SES, SendGrid, Postmark, Mailgun): whether each is on, its path and
+its credentials (secrets only as set or not).
+ */
+
+export function useGetDeliveryWebhooks<TData = Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryWebhooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetDeliveryWebhooksQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateDeliveryWebhookUrl = (provider: string,) => {
+
+
+
+
+  return `/api/delivery-webhooks/${provider}`
+}
+
+/**
+ * @summary Changes one delivery webhook's settings. Turning one on needs its credentials.
+ */
+export const updateDeliveryWebhook = async (provider: string,
+    deliveryWebhookUpdate: DeliveryWebhookUpdate, options?: Parameters<typeof customFetch>[1]): Promise<DeliveryWebhooks> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<DeliveryWebhooks>(getUpdateDeliveryWebhookUrl(provider),
+  {
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(deliveryWebhookUpdate)
+  }
+);}
+
+
+
+
+
+export const getUpdateDeliveryWebhookMutationKey = () => ['updateDeliveryWebhook'] as const;
+
+export const getUpdateDeliveryWebhookMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDeliveryWebhook>>, TError,UpdateDeliveryWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateDeliveryWebhook>>, TError,UpdateDeliveryWebhookMutationVariables, TContext> => {
+
+const mutationKey = getUpdateDeliveryWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateDeliveryWebhook>>, UpdateDeliveryWebhookMutationVariables> = (props) => {
+          const {provider,data} = props ?? {};
+
+          return  updateDeliveryWebhook(provider,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateDeliveryWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof updateDeliveryWebhook>>>
+    export type UpdateDeliveryWebhookMutationBody = BodyType<DeliveryWebhookUpdate>
+    export type UpdateDeliveryWebhookMutationError = ErrorType<ErrorMessage>
+    export type UpdateDeliveryWebhookMutationVariables = {provider: string;data: BodyType<DeliveryWebhookUpdate>}
+
+    /**
+ * @summary Changes one delivery webhook's settings. Turning one on needs its credentials.
+ */
+export const useUpdateDeliveryWebhook = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDeliveryWebhook>>, TError,UpdateDeliveryWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateDeliveryWebhook>>,
+        TError,
+        UpdateDeliveryWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateDeliveryWebhookMutationOptions(options), queryClient);
+    }
+    export const getDeliveryWebhookUrl = (provider: string,
+    clientShort: string,) => {
+
+
+
+
+  return `/api/webhooks/delivery/${provider}/${clientShort}`
+}
+
+/**
+ * @summary A relay's delivery webhook for one client (public; each relay authenticates as it documents: SES by the SNS
+signature and an accepted topic, SendGrid by its ECDSA signature, Postmark by HTTP Basic credentials,
+Mailgun by its HMAC signature). Idempotent on the relay's event id; answers once the events are written.
+ */
+export const deliveryWebhook = async (provider: string,
+    clientShort: string,
+    deliveryWebhookBody: Blob, options?: Parameters<typeof customFetch>[1]): Promise<DeliveryWebhookReceipt> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<DeliveryWebhookReceipt>(getDeliveryWebhookUrl(provider,clientShort),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/octet-stream', ...getHeaders(options?.headers) },
+    body: deliveryWebhookBody
+  }
+);}
+
+
+
+
+
+export const getDeliveryWebhookMutationKey = () => ['deliveryWebhook'] as const;
+
+export const getDeliveryWebhookMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deliveryWebhook>>, TError,DeliveryWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deliveryWebhook>>, TError,DeliveryWebhookMutationVariables, TContext> => {
+
+const mutationKey = getDeliveryWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deliveryWebhook>>, DeliveryWebhookMutationVariables> = (props) => {
+          const {provider,clientShort,data} = props ?? {};
+
+          return  deliveryWebhook(provider,clientShort,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeliveryWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof deliveryWebhook>>>
+    export type DeliveryWebhookMutationBody = BodyType<Blob>
+    export type DeliveryWebhookMutationError = ErrorType<ErrorMessage>
+    export type DeliveryWebhookMutationVariables = {provider: string;clientShort: string;data: BodyType<Blob>}
+
+    /**
+ * @summary A relay's delivery webhook for one client (public; each relay authenticates as it documents: SES by the SNS
+signature and an accepted topic, SendGrid by its ECDSA signature, Postmark by HTTP Basic credentials,
+Mailgun by its HMAC signature). Idempotent on the relay's event id; answers once the events are written.
+ */
+export const useDeliveryWebhook = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deliveryWebhook>>, TError,DeliveryWebhookMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deliveryWebhook>>,
+        TError,
+        DeliveryWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeliveryWebhookMutationOptions(options), queryClient);
     }

@@ -5,6 +5,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { ActblueWebhookForm } from './actblue-webhook-form';
 import { AppSettingsForm } from './app-settings-form';
 import { PacingCard } from './pacing-card';
+import { DeliveryWebhooksCard } from './delivery-webhooks-card';
 import { RecountListsButton } from './recount-lists-button';
 import { RevenueSettingsForm } from './revenue-settings-form';
 import { SendersCard } from './senders-card';
@@ -51,6 +52,7 @@ export function SystemPage() {
       )}
       <SendersCard />
       <PacingCard />
+      <DeliveryWebhooksCard />
       <WorkersCard />
       <Card>
         <Card.Header as="h2" className="h5">
