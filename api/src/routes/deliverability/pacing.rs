@@ -1,6 +1,6 @@
 //! Pacing per mailbox provider: how fast, and over how many connections, a send mails each provider's recipients.
 
-use crate::auth::{ClientAuth, Needs, EDIT_ROLE};
+use crate::auth::{ClientAuth, EDIT_ROLE};
 use crate::error::ApiError;
 use crate::routes::ApiTags;
 use crate::state::SharedState;
@@ -40,7 +40,7 @@ impl From<pacing::Pacing> for ProviderPacing {
 
 #[OpenApi(tag = "ApiTags::Settings")]
 impl PacingApi {
-    /// Each mailbox provider's pacing.
+    /// Each mailbox provider's pacing (for those who may change it: the System page's readers).
     #[oai(
         path = "/api/deliverability/pacing",
         method = "get",
@@ -53,11 +53,7 @@ impl PacingApi {
     ) -> Result<Json<Vec<ProviderPacing>>, ApiError> {
         let rows = auth
             .0
-            .tx(
-                &state,
-                Needs::Nothing,
-                async |tx| Ok(pacing::all(tx).await?),
-            )
+            .tx(&state, EDIT_ROLE, async |tx| Ok(pacing::all(tx).await?))
             .await?;
         Ok(Json(rows.into_iter().map(Into::into).collect()))
     }

@@ -80,7 +80,7 @@ async fn each_provider_is_paced_by_its_own_setting_and_the_others_do_not_wait() 
 }
 
 #[tokio::test]
-async fn pacing_settings_are_checked_and_only_the_settings_role_changes_them() {
+async fn pacing_settings_out_of_range_are_refused_and_change_nothing() {
     let app = spawn_app().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;

@@ -181,6 +181,8 @@ pub(super) fn guard_table() -> Vec<Expected> {
         expect("actblueWebhook", Public),
         expect("deliveryWebhook", Public),
         expect("getDeliveryWebhooks", ADMIN),
+        expect("getProviderPacing", ADMIN),
+        expect("updateProviderPacing", ADMIN).json(json!([])),
         expect("updateDeliveryWebhook", ADMIN).json(json!({ "enabled": false })),
         expect("listSegments", Client(&["pageSegments"])),
         expect("createSegment", Client(&["pageSegments"]))

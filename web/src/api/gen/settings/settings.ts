@@ -254,7 +254,7 @@ export const useUpdateAppSettings = <TError = ErrorType<ErrorMessage>,
 }
 
 /**
- * @summary Each mailbox provider's pacing.
+ * @summary Each mailbox provider's pacing (for those who may change it: the System page's readers).
  */
 export const getProviderPacing = async ( options?: Parameters<typeof customFetch>[1]): Promise<ProviderPacing[]> => {
 
@@ -325,7 +325,7 @@ export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProvid
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Each mailbox provider's pacing.
+ * @summary Each mailbox provider's pacing (for those who may change it: the System page's readers).
  */
 
 export function useGetProviderPacing<TData = Awaited<ReturnType<typeof getProviderPacing>>, TError = ErrorType<ErrorMessage>>(
