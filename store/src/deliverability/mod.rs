@@ -7,6 +7,8 @@
 //! transaction.
 
 pub mod events;
+pub mod guard;
+pub mod rates;
 pub mod suppressions;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};
