@@ -23,6 +23,7 @@ pub mod revenue;
 pub mod segments;
 pub mod session;
 pub mod settings;
+pub mod suppressions;
 pub mod tracking;
 pub mod universal_users;
 pub mod users;
@@ -64,6 +65,8 @@ pub enum ApiTags {
     Projections,
     /// Built-in reports, their files and schedules; the dashboard
     Reports,
+    /// Suppressions, delivery evidence and the rates that guard the sender
+    Deliverability,
     /// Service health
     Health,
 }
@@ -116,7 +119,7 @@ pub type Apis = (
             dashboard::DashboardApi,
         ),
     ),
-    tracking::TrackingApi,
+    (tracking::TrackingApi, suppressions::SuppressionsApi),
     health::HealthApi,
 );
 
@@ -173,7 +176,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     dashboard::DashboardApi,
                 ),
             ),
-            tracking::TrackingApi,
+            (tracking::TrackingApi, suppressions::SuppressionsApi),
             health::HealthApi,
         ),
         "Compass",

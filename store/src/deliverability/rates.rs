@@ -105,3 +105,19 @@ pub async fn rates(
     .fetch_all(conn)
     .await
 }
+
+/// The instants that start `from` and end `to` (both included) as the client's days; None stays open.
+pub async fn day_bounds(
+    conn: &mut PgConnection,
+    from: Option<chrono::NaiveDate>,
+    to: Option<chrono::NaiveDate>,
+) -> Result<(Option<DateTime<Utc>>, Option<DateTime<Utc>>), sqlx::Error> {
+    sqlx::query_as(
+        "select $1::date::timestamp at time zone s.time_zone, ($2::date + 1)::timestamp at time zone s.time_zone
+         from app_settings s",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(conn)
+    .await
+}
