@@ -71,17 +71,19 @@ pub struct SuppressionRow {
     /// Where it came from: the event's source (`smtp`, `dsn`, `arf`, `ses` …) or the person who added it.
     pub source: String,
     pub created: DateTime<Utc>,
-    #[oai(rename = "mailingId")]
+    #[oai(nullable, rename = "mailingId")]
     pub mailing_id: Option<i64>,
-    #[oai(rename = "mailingName")]
+    #[oai(nullable, rename = "mailingName")]
     pub mailing_name: Option<String>,
     /// The enhanced status code, e.g. 5.1.1.
-    #[oai(rename = "statusCode")]
+    #[oai(nullable, rename = "statusCode")]
     pub status_code: Option<String>,
+    #[oai(nullable)]
     pub diagnostic: Option<String>,
     /// The raw evidence (GET /api/delivery-evidence/{id}), kept 90 days.
-    #[oai(rename = "evidenceId")]
+    #[oai(nullable, rename = "evidenceId")]
     pub evidence_id: Option<i64>,
+    #[oai(nullable)]
     pub note: Option<String>,
 }
 
@@ -193,6 +195,7 @@ pub struct DeliveryRates {
     /// The mailing's id, the sender's From domain, or the mailbox provider (gmail, yahoo, microsoft, other).
     pub group: String,
     /// The mailing's name, when per mailing.
+    #[oai(nullable)]
     pub label: Option<String>,
     pub sent: i64,
     pub delivered: i64,
@@ -201,11 +204,11 @@ pub struct DeliveryRates {
     #[oai(rename = "softBounced")]
     pub soft_bounced: i64,
     pub complained: i64,
-    #[oai(rename = "hardBounceRate")]
+    #[oai(nullable, rename = "hardBounceRate")]
     pub hard_bounce_rate: Option<String>,
-    #[oai(rename = "softBounceRate")]
+    #[oai(nullable, rename = "softBounceRate")]
     pub soft_bounce_rate: Option<String>,
-    #[oai(rename = "complaintRate")]
+    #[oai(nullable, rename = "complaintRate")]
     pub complaint_rate: Option<String>,
 }
 
