@@ -67,7 +67,9 @@ pub async fn evidence_pass(tenancy: &Tenancy) {
         .await;
         match swept {
             Ok(0) => {}
-            Ok(n) => tracing::info!(client = %client.short_name, deleted = n, "old delivery evidence deleted"),
+            Ok(n) => {
+                tracing::info!(client = %client.short_name, deleted = n, "old delivery evidence deleted")
+            }
             Err(e) => {
                 tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "evidence sweep skipped a client")
             }

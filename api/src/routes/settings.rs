@@ -161,11 +161,7 @@ pub struct AppSettingsUpdate {
     )]
     pub guard_after_delivered: Option<i32>,
     /// Percent, more than 0 and at most 100, up to three decimal places (e.g. 0.3).
-    #[oai(
-        nullable,
-        rename = "complaintPausePercent",
-        validator(max_length = 12)
-    )]
+    #[oai(nullable, rename = "complaintPausePercent", validator(max_length = 12))]
     pub complaint_pause_percent: Option<String>,
     /// Percent, more than 0 and at most 100, up to three decimal places (e.g. 5).
     #[oai(
@@ -184,7 +180,10 @@ fn checked_percent<'a>(raw: Option<&'a str>, what: &str) -> Result<Option<&'a st
     let well_formed = !raw.is_empty()
         && raw.bytes().all(|b| b.is_ascii_digit() || b == b'.')
         && raw.matches('.').count() <= 1
-        && raw.split('.').nth(1).is_none_or(|d| d.len() <= 3 && !d.is_empty())
+        && raw
+            .split('.')
+            .nth(1)
+            .is_none_or(|d| d.len() <= 3 && !d.is_empty())
         && !raw.starts_with('.');
     let value: f64 = if well_formed {
         raw.parse().unwrap_or(0.0)

@@ -297,7 +297,9 @@ fn file_addresses(bytes: &[u8]) -> Result<(Vec<String>, Vec<RejectedAddress>), A
             cells.remove(0);
         }
     }
-    Ok(sort_addresses(cells.iter().map(|(row, v)| (*row, v.as_str()))))
+    Ok(sort_addresses(
+        cells.iter().map(|(row, v)| (*row, v.as_str())),
+    ))
 }
 
 impl SuppressionsApi {
@@ -335,7 +337,11 @@ impl SuppressionsApi {
 #[OpenApi(tag = "ApiTags::Deliverability")]
 impl SuppressionsApi {
     /// A page of the active suppressions, newest first; `q` matches the address.
-    #[oai(path = "/api/suppressions", method = "get", operation_id = "listSuppressions")]
+    #[oai(
+        path = "/api/suppressions",
+        method = "get",
+        operation_id = "listSuppressions"
+    )]
     async fn list(
         &self,
         state: Data<&SharedState>,
@@ -365,7 +371,11 @@ impl SuppressionsApi {
     }
 
     /// Suppresses addresses by hand; entries that are not addresses are named, the rest are taken.
-    #[oai(path = "/api/suppressions", method = "post", operation_id = "addSuppressions")]
+    #[oai(
+        path = "/api/suppressions",
+        method = "post",
+        operation_id = "addSuppressions"
+    )]
     async fn create(
         &self,
         state: Data<&SharedState>,
@@ -380,7 +390,11 @@ impl SuppressionsApi {
                 .enumerate()
                 .map(|(i, e)| (i as i64 + 1, e.as_str())),
         );
-        let note = body.note.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        let note = body
+            .note
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty());
         let added = Self::add(&state, &auth.0, req, sorted, "manual", note).await?;
         Ok(Json(added))
     }
@@ -515,9 +529,7 @@ impl SuppressionsApi {
             .0
             .tx(&state, PAGE_CONTACTS, async |tx| {
                 suppressions::evidence(tx, id.0).await?.ok_or_else(|| {
-                    ApiError::NotFound(
-                        "No such evidence (it is kept for 90 days)".to_owned(),
-                    )
+                    ApiError::NotFound("No such evidence (it is kept for 90 days)".to_owned())
                 })
             })
             .await?;

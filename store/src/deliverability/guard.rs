@@ -40,13 +40,23 @@ pub async fn check(conn: &mut PgConnection, mailing_id: i64) -> Result<Option<Tr
         mailing_id: Some(mailing_id),
         ..Filter::default()
     };
-    let Some(figures) = rates(conn, GroupBy::Mailing, &filter).await?.into_iter().next() else {
+    let Some(figures) = rates(conn, GroupBy::Mailing, &filter)
+        .await?
+        .into_iter()
+        .next()
+    else {
         return Ok(None);
     };
     if figures.delivered < i64::from(after) {
         return Ok(None);
     }
-    let percent = |n: i64, of: i64| if of > 0 { n as f64 * 100.0 / of as f64 } else { 0.0 };
+    let percent = |n: i64, of: i64| {
+        if of > 0 {
+            n as f64 * 100.0 / of as f64
+        } else {
+            0.0
+        }
+    };
     let complaints = percent(figures.complained, figures.delivered);
     let hard = percent(figures.hard_bounced, figures.sent);
     let trip = |rate, percent, limit_percent| Trip {
@@ -66,7 +76,11 @@ pub async fn check(conn: &mut PgConnection, mailing_id: i64) -> Result<Option<Tr
 }
 
 /// Pauses the mailing for the guard, with `message` shown on it.
-pub async fn pause(conn: &mut PgConnection, mailing_id: i64, message: &str) -> Result<(), sqlx::Error> {
+pub async fn pause(
+    conn: &mut PgConnection,
+    mailing_id: i64,
+    message: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update mailings set delivery = 'paused', delivery_message = $2, guard = 'tripped' where id = $1",
     )

@@ -2,7 +2,9 @@
 //! and it resumes only when a person resumes it.
 
 use super::*;
-use crate::mailings::{addresses, confirmed_mailing, delivered_to, send_now, start_sink_with, wait_for_delivery};
+use crate::mailings::{
+    addresses, confirmed_mailing, delivered_to, send_now, start_sink_with, wait_for_delivery,
+};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -16,7 +18,9 @@ async fn complaints_past_the_limit_pause_the_send_until_a_person_resumes_it() {
     let (port, inbox) = start_sink_with(Arc::new(move |_: &str| {
         if count.fetch_add(1, Ordering::SeqCst) == 300 {
             let started = std::time::Instant::now();
-            while !go.load(Ordering::SeqCst) && started.elapsed() < std::time::Duration::from_secs(60) {
+            while !go.load(Ordering::SeqCst)
+                && started.elapsed() < std::time::Duration::from_secs(60)
+            {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
         }
@@ -27,17 +31,29 @@ async fn complaints_past_the_limit_pause_the_send_until_a_person_resumes_it() {
     let _worker = app.start_worker().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;
-    app.exec_in(&client, "update app_settings set guard_after_delivered = 100")
-        .await;
+    app.exec_in(
+        &client,
+        "update app_settings set guard_after_delivered = 100",
+    )
+    .await;
     let emails = addresses("early", 1500);
     let id = confirmed_mailing(&app, &session, &emails).await;
     send_now(&app, &client, id).await;
 
     // Ten of the first recipients report the message as spam (0.3 % of 1,000 would be three).
-    let first: Vec<String> = wait_until("the first copies", std::time::Duration::from_secs(60), || async {
-        let to: Vec<String> = inbox.lock().unwrap().iter().map(|m| m.recipients[0].clone()).collect();
-        (to.len() >= 10).then_some(to)
-    })
+    let first: Vec<String> = wait_until(
+        "the first copies",
+        std::time::Duration::from_secs(60),
+        || async {
+            let to: Vec<String> = inbox
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|m| m.recipients[0].clone())
+                .collect();
+            (to.len() >= 10).then_some(to)
+        },
+    )
     .await;
     let reports: Vec<NewEvent> = first[..10]
         .iter()
@@ -52,7 +68,10 @@ async fn complaints_past_the_limit_pause_the_send_until_a_person_resumes_it() {
     complaints_in.store(true, Ordering::SeqCst);
 
     let paused = wait_for_delivery(&app, &session, id, "paused").await;
-    let message = paused["deliveryMessage"].as_str().unwrap_or_default().to_owned();
+    let message = paused["deliveryMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     assert!(
         message.starts_with("Paused: ")
             && message.contains("delivered complained (limit 0.3 %)")
@@ -60,16 +79,25 @@ async fn complaints_past_the_limit_pause_the_send_until_a_person_resumes_it() {
         "{paused}"
     );
     let sent_when_paused = inbox.lock().unwrap().len();
-    assert!(sent_when_paused < 1500, "the send stopped early: {sent_when_paused}");
+    assert!(
+        sent_when_paused < 1500,
+        "the send stopped early: {sent_when_paused}"
+    );
 
     // The rates say the same, per mailing and per mailbox provider.
     let rates = app
-        .get_json(&format!("/api/delivery-rates?by=mailing&mailingId={id}"), &session)
+        .get_json(
+            &format!("/api/delivery-rates?by=mailing&mailingId={id}"),
+            &session,
+        )
         .await;
     assert_eq!(rates[0]["complained"], 10, "{rates}");
     assert_eq!(rates[0]["label"], "Appeal", "{rates}");
     let providers = app
-        .get_json(&format!("/api/delivery-rates?by=provider&mailingId={id}"), &session)
+        .get_json(
+            &format!("/api/delivery-rates?by=provider&mailingId={id}"),
+            &session,
+        )
         .await;
     assert_eq!(providers[0]["group"], "other", "{providers}");
 
@@ -81,7 +109,11 @@ async fn complaints_past_the_limit_pause_the_send_until_a_person_resumes_it() {
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert_eq!(inbox.lock().unwrap().len(), sent_when_paused);
     let resumed = app
-        .api(Method::POST, &format!("/api/crm-mailing/{id}/resume"), &session)
+        .api(
+            Method::POST,
+            &format!("/api/crm-mailing/{id}/resume"),
+            &session,
+        )
         .send()
         .await
         .unwrap();

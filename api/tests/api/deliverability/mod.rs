@@ -41,7 +41,9 @@ async fn record(
     events: &[NewEvent],
 ) -> store::deliverability::Recorded {
     let mut tx = app.tenancy.begin(client).await.unwrap();
-    let recorded = store::deliverability::record(&mut tx, events).await.unwrap();
+    let recorded = store::deliverability::record(&mut tx, events)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     recorded
 }

@@ -15,11 +15,20 @@ async fn a_hard_bounce_suppresses_at_once_and_marks_the_contact_bounced() {
     let recorded = record(
         &app,
         &client,
-        &[event(Source::Dsn, "dsn-1", Kind::HardBounce, "Gone@Example.org ", 0)],
+        &[event(
+            Source::Dsn,
+            "dsn-1",
+            Kind::HardBounce,
+            "Gone@Example.org ",
+            0,
+        )],
     )
     .await;
     assert_eq!((recorded.stored, recorded.suppressed), (1, 1));
-    assert_eq!(subscription(&app, &client, "gone@example.org").await, "bounced");
+    assert_eq!(
+        subscription(&app, &client, "gone@example.org").await,
+        "bounced"
+    );
     let rows = suppressed(&app, &session, "gone").await;
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["email"], "gone@example.org");
@@ -37,7 +46,13 @@ async fn soft_bounces_suppress_only_at_the_third_within_the_window() {
     let session = app.session(&client).await;
     subscribed_contact(&app, &client, "full@example.org").await;
     // One 40 days ago falls outside the 30-day window: with two recent ones that makes two, not three.
-    let old = event(Source::Ses, "s-old", Kind::SoftBounce, "full@example.org", 40);
+    let old = event(
+        Source::Ses,
+        "s-old",
+        Kind::SoftBounce,
+        "full@example.org",
+        40,
+    );
     let first = event(Source::Ses, "s-1", Kind::SoftBounce, "full@example.org", 10);
     let second = event(Source::Ses, "s-2", Kind::SoftBounce, "full@example.org", 1);
     for e in [old, first, second] {
@@ -45,7 +60,10 @@ async fn soft_bounces_suppress_only_at_the_third_within_the_window() {
         assert_eq!((recorded.stored, recorded.suppressed), (1, 0));
     }
     assert!(suppressed(&app, &session, "full").await.is_empty());
-    assert_eq!(subscription(&app, &client, "full@example.org").await, "subscribed");
+    assert_eq!(
+        subscription(&app, &client, "full@example.org").await,
+        "subscribed"
+    );
     let third = event(Source::Ses, "s-3", Kind::SoftBounce, "full@example.org", 0);
     let recorded = record(&app, &client, &[third]).await;
     assert_eq!((recorded.stored, recorded.suppressed), (1, 1));
@@ -54,7 +72,10 @@ async fn soft_bounces_suppress_only_at_the_third_within_the_window() {
     assert_eq!(rows[0]["reason"], "soft_bounces");
     assert_eq!(rows[0]["reasonText"], "Repeated soft bounces");
     // A soft bounce suppresses but does not mark the contact bounced.
-    assert_eq!(subscription(&app, &client, "full@example.org").await, "subscribed");
+    assert_eq!(
+        subscription(&app, &client, "full@example.org").await,
+        "subscribed"
+    );
 }
 
 #[tokio::test]
@@ -63,17 +84,30 @@ async fn a_complaint_suppresses_and_unsubscribes_and_a_duplicate_changes_nothing
     let client = app.create_client().await;
     let session = app.session(&client).await;
     subscribed_contact(&app, &client, "angry@example.org").await;
-    let complaint = event(Source::Arf, "arf-1", Kind::Complained, "angry@example.org", 0);
+    let complaint = event(
+        Source::Arf,
+        "arf-1",
+        Kind::Complained,
+        "angry@example.org",
+        0,
+    );
     let recorded = record(&app, &client, std::slice::from_ref(&complaint)).await;
     assert_eq!((recorded.stored, recorded.suppressed), (1, 1));
-    assert_eq!(subscription(&app, &client, "angry@example.org").await, "unsubscribed");
+    assert_eq!(
+        subscription(&app, &client, "angry@example.org").await,
+        "unsubscribed"
+    );
     let rows = suppressed(&app, &session, "angry").await;
     assert_eq!(rows[0]["reason"], "complaint");
 
     // A person lifts it; the same report delivered again neither stores a second event nor suppresses again.
     let id = rows[0]["id"].as_i64().unwrap();
     let lifted = app
-        .api(Method::POST, &format!("/api/suppressions/{id}/lift"), &session)
+        .api(
+            Method::POST,
+            &format!("/api/suppressions/{id}/lift"),
+            &session,
+        )
         .send()
         .await
         .unwrap();
@@ -82,7 +116,10 @@ async fn a_complaint_suppresses_and_unsubscribes_and_a_duplicate_changes_nothing
     assert_eq!((again.stored, again.suppressed), (0, 0));
     assert!(suppressed(&app, &session, "angry").await.is_empty());
     let events = app
-        .scalar_in(&client, "select count(*) from delivery_events where email = 'angry@example.org'")
+        .scalar_in(
+            &client,
+            "select count(*) from delivery_events where email = 'angry@example.org'",
+        )
         .await;
     assert_eq!(events, 1);
 }
@@ -100,7 +137,13 @@ async fn a_suppressed_address_is_never_mailed_by_a_list_or_a_segment_mailing() {
     record(
         &app,
         &client,
-        &[event(Source::Arf, "arf-r0", Kind::Complained, &emails[0], 0)],
+        &[event(
+            Source::Arf,
+            "arf-r0",
+            Kind::Complained,
+            &emails[0],
+            0,
+        )],
     )
     .await;
     let added: Value = app
@@ -149,7 +192,11 @@ async fn a_suppressed_address_is_never_mailed_by_a_list_or_a_segment_mailing() {
     send_now(&app, &client, segment_mailing).await;
     wait_for_delivery(&app, &session, segment_mailing, "done").await;
     let to = delivered_to(&inbox);
-    assert_eq!(to.len(), 4, "two copies each for the two not suppressed: {to:?}");
+    assert_eq!(
+        to.len(),
+        4,
+        "two copies each for the two not suppressed: {to:?}"
+    );
     assert!(
         !to.contains(&emails[0]) && !to.contains(&emails[1]),
         "{to:?}"

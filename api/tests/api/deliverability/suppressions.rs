@@ -21,7 +21,12 @@ async fn addresses_are_added_searched_lifted_imported_and_exported() {
     let (status, added) = add(
         &app,
         &session,
-        json!(["Pat@Example.org", "not an address", "lee@example.org", "pat@example.org"]),
+        json!([
+            "Pat@Example.org",
+            "not an address",
+            "lee@example.org",
+            "pat@example.org"
+        ]),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{added}");
@@ -31,20 +36,31 @@ async fn addresses_are_added_searched_lifted_imported_and_exported() {
         json!([{ "row": 2, "value": "not an address", "reason": "Not an e-mail address" }])
     );
     let (_, again) = add(&app, &session, json!(["lee@example.org"])).await;
-    assert_eq!((again["added"].clone(), again["alreadySuppressed"].clone()), (json!(0), json!(1)));
+    assert_eq!(
+        (again["added"].clone(), again["alreadySuppressed"].clone()),
+        (json!(0), json!(1))
+    );
 
     let rows = suppressed(&app, &session, "pat").await;
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["email"], "pat@example.org");
     assert_eq!(rows[0]["reasonText"], "Added by hand");
     assert_eq!(rows[0]["note"], "Asked by phone");
-    assert!(rows[0]["source"].as_str().unwrap().contains('@'), "the person: {}", rows[0]);
+    assert!(
+        rows[0]["source"].as_str().unwrap().contains('@'),
+        "the person: {}",
+        rows[0]
+    );
 
     // Lifting: gone from the page, in the audit trail; lifting it twice is a 404.
     let id = rows[0]["id"].as_i64().unwrap();
     let lift = || {
-        app.api(Method::POST, &format!("/api/suppressions/{id}/lift"), &session)
-            .send()
+        app.api(
+            Method::POST,
+            &format!("/api/suppressions/{id}/lift"),
+            &session,
+        )
+        .send()
     };
     assert_eq!(lift().await.unwrap().status(), StatusCode::NO_CONTENT);
     assert_eq!(lift().await.unwrap().status(), StatusCode::NOT_FOUND);
@@ -61,7 +77,12 @@ async fn addresses_are_added_searched_lifted_imported_and_exported() {
     // A file: a header, a bad row, a blank line; every good row is taken, the bad one named by its row.
     let csv = "Email,Name\nann@example.org,Ann\nbroken-row,Bo\n\nbob@example.org,Bob\nlee@example.org,Lee\n";
     let response = app
-        .upload("/api/suppressions/import", &session, "list.csv", csv.as_bytes().to_vec())
+        .upload(
+            "/api/suppressions/import",
+            &session,
+            "list.csv",
+            csv.as_bytes().to_vec(),
+        )
         .await;
     assert_eq!(response.status(), StatusCode::OK);
     let imported: Value = response.json().await.unwrap();
@@ -88,8 +109,14 @@ async fn addresses_are_added_searched_lifted_imported_and_exported() {
     );
     let mut emails: Vec<&str> = lines.map(|l| l.split(',').next().unwrap()).collect();
     emails.sort();
-    assert_eq!(emails, ["ann@example.org", "bob@example.org", "lee@example.org"]);
-    assert!(text.contains("Imported") && text.contains("Added by hand"), "{text}");
+    assert_eq!(
+        emails,
+        ["ann@example.org", "bob@example.org", "lee@example.org"]
+    );
+    assert!(
+        text.contains("Imported") && text.contains("Added by hand"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -97,20 +124,34 @@ async fn the_evidence_of_a_suppression_downloads_for_its_client_only() {
     let app = spawn_app().await;
     let client = app.create_client().await;
     let session = app.session(&client).await;
-    let raw = b"From: MAILER-DAEMON\r\nContent-Type: multipart/report\r\n\r\n550 5.1.1 unknown\r\n".to_vec();
+    let raw = b"From: MAILER-DAEMON\r\nContent-Type: multipart/report\r\n\r\n550 5.1.1 unknown\r\n"
+        .to_vec();
     let mut tx = app.tenancy.begin(&client).await.unwrap();
-    let evidence = store::deliverability::store_evidence(&mut tx, Source::Dsn, "message/rfc822", &raw)
+    let evidence =
+        store::deliverability::store_evidence(&mut tx, Source::Dsn, "message/rfc822", &raw)
+            .await
+            .unwrap();
+    let mut bounce = event(
+        Source::Dsn,
+        "dsn-e",
+        Kind::HardBounce,
+        "nobody@example.org",
+        0,
+    );
+    bounce.evidence_id = Some(evidence);
+    store::deliverability::record(&mut tx, &[bounce])
         .await
         .unwrap();
-    let mut bounce = event(Source::Dsn, "dsn-e", Kind::HardBounce, "nobody@example.org", 0);
-    bounce.evidence_id = Some(evidence);
-    store::deliverability::record(&mut tx, &[bounce]).await.unwrap();
     tx.commit().await.unwrap();
 
     let rows = suppressed(&app, &session, "nobody").await;
     assert_eq!(rows[0]["evidenceId"], evidence);
     let download = app
-        .api(Method::GET, &format!("/api/delivery-evidence/{evidence}"), &session)
+        .api(
+            Method::GET,
+            &format!("/api/delivery-evidence/{evidence}"),
+            &session,
+        )
         .send()
         .await
         .unwrap();
@@ -125,7 +166,11 @@ async fn the_evidence_of_a_suppression_downloads_for_its_client_only() {
     let other = app.create_client().await;
     let stranger = app.session(&other).await;
     let refused = app
-        .api(Method::GET, &format!("/api/delivery-evidence/{evidence}"), &stranger)
+        .api(
+            Method::GET,
+            &format!("/api/delivery-evidence/{evidence}"),
+            &stranger,
+        )
         .send()
         .await
         .unwrap();
@@ -173,8 +218,12 @@ async fn the_deliverability_settings_are_read_and_changed_on_the_settings_page()
         (json!(2), json!(7), json!(500), json!("0.1"), json!("2.5"))
     );
     for bad in ["0", "101", "abc", "0.0001"] {
-        let (status, message) =
-            json_message(patch(json!({ "complaintPausePercent": bad })).await.unwrap()).await;
+        let (status, message) = json_message(
+            patch(json!({ "complaintPausePercent": bad }))
+                .await
+                .unwrap(),
+        )
+        .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
         assert!(message.contains("complaint limit"), "{message}");
     }
@@ -183,7 +232,13 @@ async fn the_deliverability_settings_are_read_and_changed_on_the_settings_page()
         record(
             &app,
             &client,
-            &[event(Source::Postmark, &format!("p{n}"), Kind::SoftBounce, "full@example.org", 0)],
+            &[event(
+                Source::Postmark,
+                &format!("p{n}"),
+                Kind::SoftBounce,
+                "full@example.org",
+                0,
+            )],
         )
         .await;
     }

@@ -98,7 +98,12 @@ pub(crate) async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id
 }
 
 /// Polls the mailing until its delivery is `state`.
-pub(crate) async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &str) -> Value {
+pub(crate) async fn wait_for_delivery(
+    app: &TestApp,
+    session: &Session,
+    id: i64,
+    state: &str,
+) -> Value {
     let mut mailing = Value::Null;
     for _ in 0..300 {
         mailing = app
