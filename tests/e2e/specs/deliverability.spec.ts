@@ -37,7 +37,7 @@ test('the suppression page adds, searches, lifts and exports addresses, and show
   await add.getByRole('button', { name: 'Suppress' }).click();
   await expect(add.getByRole('status')).toContainText('2 added');
   await expect(add.getByRole('status')).toContainText('Row 3: "not-an-address"');
-  await add.getByRole('button', { name: 'Close' }).click();
+  await add.getByRole('button', { name: 'Done' }).click();
 
   // Search.
   await page.getByLabel('Search suppressions').fill(tag);

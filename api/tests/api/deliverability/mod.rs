@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use store::deliverability::{Kind, NewEvent, Source};
 
 mod guard;
+mod rates;
 mod rules;
 mod suppressions;
 

@@ -98,7 +98,7 @@ export function AddSuppressionsDialog({ show, onClose, onDone }: DialogProps) {
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={close}>
-            Close
+            Done
           </Button>
           <Button type="submit" disabled={add.isPending}>
             Suppress
@@ -153,7 +153,7 @@ export function ImportSuppressionsDialog({ show, onClose, onDone }: DialogProps)
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={close}>
-            Close
+            Done
           </Button>
           <Button type="submit" disabled={!file || upload.isPending}>
             Import
