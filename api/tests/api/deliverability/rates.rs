@@ -80,11 +80,18 @@ async fn rates_follow_one_definition_per_mailing_sender_domain_and_provider() {
     );
     // A range that ended before the send holds nothing.
     let old = app
-        .get_json("/api/delivery-rates?by=provider&from=2020-01-01&to=2020-01-31", &session)
+        .get_json(
+            "/api/delivery-rates?by=provider&from=2020-01-01&to=2020-01-31",
+            &session,
+        )
         .await;
     assert_eq!(old, json!([]));
     let reversed = app
-        .api(Method::GET, "/api/delivery-rates?by=provider&from=2020-02-01&to=2020-01-01", &session)
+        .api(
+            Method::GET,
+            "/api/delivery-rates?by=provider&from=2020-02-01&to=2020-01-01",
+            &session,
+        )
         .send()
         .await
         .unwrap();
@@ -93,14 +100,25 @@ async fn rates_follow_one_definition_per_mailing_sender_domain_and_provider() {
     // The guard: 20 % hard bounces is past the 5 % limit once enough were delivered; a complaint rate of 25 % is
     // past 0.3 % too and is named first.
     let mut tx = app.tenancy.begin(&client).await.unwrap();
-    let check = store::deliverability::guard::check(&mut tx, mailing).await.unwrap();
+    let check = store::deliverability::guard::check(&mut tx, mailing)
+        .await
+        .unwrap();
     assert_eq!(check, None, "fewer than 2,000 delivered");
     sqlx::query("update app_settings set guard_after_delivered = 8, complaint_pause_percent = 30")
         .execute(&mut *tx)
         .await
         .unwrap();
-    let trip = store::deliverability::guard::check(&mut tx, mailing).await.unwrap().unwrap();
-    assert_eq!(trip.rate, store::deliverability::guard::Tripped::HardBounces);
-    assert!((trip.percent - 20.0).abs() < 1e-9 && trip.limit_percent == 5.0, "{trip:?}");
+    let trip = store::deliverability::guard::check(&mut tx, mailing)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        trip.rate,
+        store::deliverability::guard::Tripped::HardBounces
+    );
+    assert!(
+        (trip.percent - 20.0).abs() < 1e-9 && trip.limit_percent == 5.0,
+        "{trip:?}"
+    );
     tx.commit().await.unwrap();
 }
