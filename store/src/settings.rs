@@ -27,6 +27,28 @@ pub struct Revenue {
     pub fiscal_year_start: i16,
 }
 
+/// What suppresses an address after soft bounces, and when a send pauses itself (see `deliverability::guard`).
+#[derive(Debug, sqlx::FromRow)]
+pub struct Deliverability {
+    pub soft_bounce_limit: i32,
+    pub soft_bounce_days: i32,
+    pub guard_after_delivered: i32,
+    /// Percent, as text with up to three places (e.g. `0.3`).
+    pub complaint_pause_percent: String,
+    pub hard_bounce_pause_percent: String,
+}
+
+pub async fn deliverability(conn: &mut PgConnection) -> Result<Deliverability, sqlx::Error> {
+    sqlx::query_as(
+        "select soft_bounce_limit, soft_bounce_days, guard_after_delivered,
+                trim_scale(complaint_pause_percent)::text as complaint_pause_percent,
+                trim_scale(hard_bounce_pause_percent)::text as hard_bounce_pause_percent
+         from app_settings",
+    )
+    .fetch_one(conn)
+    .await
+}
+
 pub async fn general(conn: &mut PgConnection) -> Result<General, sqlx::Error> {
     sqlx::query_as(
         "select id, media_enabled, actblue_webhook_username,
@@ -79,6 +101,12 @@ pub struct Change<'a> {
     pub clear_webhook: bool,
     /// Some(None) removes the election day.
     pub election_day: Option<Option<NaiveDate>>,
+    pub soft_bounce_limit: Option<i32>,
+    pub soft_bounce_days: Option<i32>,
+    pub guard_after_delivered: Option<i32>,
+    /// Percent as a decimal string (checked by the caller).
+    pub complaint_pause_percent: Option<&'a str>,
+    pub hard_bounce_pause_percent: Option<&'a str>,
 }
 
 /// Applies `change` to the settings row `id`; false when there is no such row.
@@ -102,6 +130,11 @@ pub async fn update(
              actblue_webhook_password_hash = case when $13 then null
                                                   else coalesce($12, actblue_webhook_password_hash) end,
              election_day = case when $14 then $15 else election_day end,
+             soft_bounce_limit = coalesce($16, soft_bounce_limit),
+             soft_bounce_days = coalesce($17, soft_bounce_days),
+             guard_after_delivered = coalesce($18, guard_after_delivered),
+             complaint_pause_percent = coalesce($19::numeric, complaint_pause_percent),
+             hard_bounce_pause_percent = coalesce($20::numeric, hard_bounce_pause_percent),
              updated = now()
          where id = $1",
     )
@@ -120,6 +153,11 @@ pub async fn update(
     .bind(change.clear_webhook)
     .bind(change.election_day.is_some())
     .bind(change.election_day.flatten())
+    .bind(change.soft_bounce_limit)
+    .bind(change.soft_bounce_days)
+    .bind(change.guard_after_delivered)
+    .bind(change.complaint_pause_percent)
+    .bind(change.hard_bounce_pause_percent)
     .execute(conn)
     .await?;
     Ok(updated.rows_affected() > 0)

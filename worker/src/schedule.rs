@@ -19,6 +19,8 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
     let mut tick = tokio::time::interval(every);
     // Segments are looked at every few minutes, the first time a while after start (not on every mailing pass).
     let mut segments_checked = tokio::time::Instant::now();
+    // Raw delivery evidence past its 90 days goes soon after start, then hourly.
+    let mut evidence_swept: Option<tokio::time::Instant> = None;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -35,6 +37,42 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         if segments_checked.elapsed() >= SEGMENTS_EVERY {
             segments_checked = tokio::time::Instant::now();
             segments_pass(&tenancy, &queue).await;
+        }
+        if evidence_swept.is_none_or(|at| at.elapsed() >= EVIDENCE_EVERY) {
+            evidence_swept = Some(tokio::time::Instant::now());
+            evidence_pass(&tenancy).await;
+        }
+    }
+}
+
+/// How often raw delivery evidence older than its retention is deleted.
+const EVIDENCE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Deletes every client's delivery evidence older than 90 days (the events keep their code and diagnostic).
+pub async fn evidence_pass(tenancy: &Tenancy) {
+    let clients = match tenancy.list_clients().await {
+        Ok(clients) => clients,
+        Err(e) => {
+            tracing::warn!(error = %telemetry::Chain(&e), "evidence sweep could not list clients");
+            return;
+        }
+    };
+    for client in &clients {
+        let swept = async {
+            let mut tx = tenancy.begin(client).await?;
+            let n = store::deliverability::suppressions::sweep_evidence(&mut tx).await?;
+            tx.commit().await?;
+            Ok::<_, tenancy::TenancyError>(n)
+        }
+        .await;
+        match swept {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(client = %client.short_name, deleted = n, "old delivery evidence deleted")
+            }
+            Err(e) => {
+                tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "evidence sweep skipped a client")
+            }
         }
     }
 }

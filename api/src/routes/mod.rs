@@ -25,6 +25,7 @@ pub mod revenue;
 pub mod segments;
 pub mod session;
 pub mod settings;
+pub mod suppressions;
 pub mod tracking;
 pub mod universal_users;
 pub mod users;
@@ -66,6 +67,8 @@ pub enum ApiTags {
     Projections,
     /// Built-in reports, their files and schedules; the dashboard
     Reports,
+    /// Suppressions, delivery evidence and the rates that guard the sender
+    Deliverability,
     /// Service health
     Health,
 }
@@ -122,7 +125,7 @@ pub type Apis = (
             dashboard::DashboardApi,
         ),
     ),
-    tracking::TrackingApi,
+    (tracking::TrackingApi, suppressions::SuppressionsApi),
     health::HealthApi,
 );
 
@@ -183,7 +186,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     dashboard::DashboardApi,
                 ),
             ),
-            tracking::TrackingApi,
+            (tracking::TrackingApi, suppressions::SuppressionsApi),
             health::HealthApi,
         ),
         "Compass",

@@ -29,6 +29,27 @@ pub struct AppSettings {
     /// Election day, marked on the planning calendar.
     #[oai(nullable, rename = "electionDay")]
     pub election_day: Option<chrono::NaiveDate>,
+    #[oai(flatten)]
+    pub deliverability: DeliverabilitySettings,
+}
+
+/// When soft bounces suppress an address, and when a send pauses itself.
+#[derive(Debug, Object)]
+pub struct DeliverabilitySettings {
+    /// Soft bounces within `softBounceDays` that suppress an address.
+    #[oai(rename = "softBounceLimit")]
+    pub soft_bounce_limit: i32,
+    #[oai(rename = "softBounceDays")]
+    pub soft_bounce_days: i32,
+    /// The guard judges a send once this many copies were delivered.
+    #[oai(rename = "guardAfterDelivered")]
+    pub guard_after_delivered: i32,
+    /// A complaint rate (percent of delivered) past this pauses the send.
+    #[oai(rename = "complaintPausePercent")]
+    pub complaint_pause_percent: String,
+    /// A hard-bounce rate (percent of sent) past this pauses the send.
+    #[oai(rename = "hardBouncePausePercent")]
+    pub hard_bounce_pause_percent: String,
 }
 
 /// Revenue settings: how dates are grouped, which origin code donors get, how codes are read and gifts credited.
@@ -121,6 +142,60 @@ pub struct AppSettingsUpdate {
     /// Election day (YYYY-MM-DD); an empty string removes it.
     #[oai(nullable, rename = "electionDay", validator(max_length = 10))]
     pub election_day: Option<String>,
+    #[oai(
+        nullable,
+        rename = "softBounceLimit",
+        validator(minimum(value = "1"), maximum(value = "100"))
+    )]
+    pub soft_bounce_limit: Option<i32>,
+    #[oai(
+        nullable,
+        rename = "softBounceDays",
+        validator(minimum(value = "1"), maximum(value = "365"))
+    )]
+    pub soft_bounce_days: Option<i32>,
+    #[oai(
+        nullable,
+        rename = "guardAfterDelivered",
+        validator(minimum(value = "1"), maximum(value = "10000000"))
+    )]
+    pub guard_after_delivered: Option<i32>,
+    /// Percent, more than 0 and at most 100, up to three decimal places (e.g. 0.3).
+    #[oai(nullable, rename = "complaintPausePercent", validator(max_length = 12))]
+    pub complaint_pause_percent: Option<String>,
+    /// Percent, more than 0 and at most 100, up to three decimal places (e.g. 5).
+    #[oai(
+        nullable,
+        rename = "hardBouncePausePercent",
+        validator(max_length = 12)
+    )]
+    pub hard_bounce_pause_percent: Option<String>,
+}
+
+/// A percent limit as the settings store it: more than 0, at most 100, at most three decimal places.
+fn checked_percent<'a>(raw: Option<&'a str>, what: &str) -> Result<Option<&'a str>, ApiError> {
+    let Some(raw) = raw.map(str::trim) else {
+        return Ok(None);
+    };
+    let well_formed = !raw.is_empty()
+        && raw.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && raw.matches('.').count() <= 1
+        && raw
+            .split('.')
+            .nth(1)
+            .is_none_or(|d| d.len() <= 3 && !d.is_empty())
+        && !raw.starts_with('.');
+    let value: f64 = if well_formed {
+        raw.parse().unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    if !well_formed || value <= 0.0 || value > 100.0 {
+        return Err(ApiError::BadRequest(format!(
+            "{what} must be a percent above 0 and at most 100, with up to three decimals"
+        )));
+    }
+    Ok(Some(raw))
 }
 
 impl From<store::settings::Revenue> for RevenueSettings {
@@ -141,6 +216,7 @@ impl From<store::settings::Revenue> for RevenueSettings {
 async fn read(tx: &mut TenantTx, client: &Client) -> Result<AppSettings, ApiError> {
     let general = store::settings::general(tx).await?;
     let revenue = store::settings::revenue(tx).await?;
+    let guard = store::settings::deliverability(tx).await?;
     Ok(AppSettings {
         id: general.id,
         client_id: client.id,
@@ -151,6 +227,13 @@ async fn read(tx: &mut TenantTx, client: &Client) -> Result<AppSettings, ApiErro
         actblue_webhook_username: general.actblue_webhook_username,
         actblue_webhook_password_set: general.actblue_webhook_password_set,
         election_day: general.election_day,
+        deliverability: DeliverabilitySettings {
+            soft_bounce_limit: guard.soft_bounce_limit,
+            soft_bounce_days: guard.soft_bounce_days,
+            guard_after_delivered: guard.guard_after_delivered,
+            complaint_pause_percent: guard.complaint_pause_percent,
+            hard_bounce_pause_percent: guard.hard_bounce_pause_percent,
+        },
     })
 }
 
@@ -202,6 +285,17 @@ async fn checked_change(body: &AppSettingsUpdate) -> Result<store::settings::Cha
         actblue_webhook_password_hash: password_hash,
         clear_webhook: body.actblue_webhook_username.as_deref().map(str::trim) == Some(""),
         election_day,
+        soft_bounce_limit: body.soft_bounce_limit,
+        soft_bounce_days: body.soft_bounce_days,
+        guard_after_delivered: body.guard_after_delivered,
+        complaint_pause_percent: checked_percent(
+            body.complaint_pause_percent.as_deref(),
+            "The complaint limit",
+        )?,
+        hard_bounce_pause_percent: checked_percent(
+            body.hard_bounce_pause_percent.as_deref(),
+            "The hard-bounce limit",
+        )?,
     })
 }
 

@@ -23,7 +23,8 @@ async fn app_settings_are_read_and_updated() {
                 "winredOriginCode": "winred", "refcodePattern": "{channel}_{date:yyyymmdd}_{campaign}_{variant}",
                 "mailingRefcodePattern": "em_{yyyymmdd}_{mailing}_{variant}", "attributionWindowDays": 3,
                 "donationDomains": [], "fiscalYearStart": 1, "actblueWebhookUsername": null, "electionDay": null,
-                "actblueWebhookPasswordSet": false })
+                "actblueWebhookPasswordSet": false, "softBounceLimit": 3, "softBounceDays": 30,
+                "guardAfterDelivered": 2000, "complaintPausePercent": "0.3", "hardBouncePausePercent": "5" })
     );
 
     let updated = app

@@ -7,7 +7,9 @@
 //! transaction.
 
 pub mod events;
+pub mod guard;
 pub mod pacing;
+pub mod rates;
 pub mod sender_domains;
 pub mod suppressions;
 pub mod warmup;

@@ -14,6 +14,7 @@ pub struct Suppression {
     /// The event's source (`dsn`, `ses` …) when an event caused it.
     pub event_source: Option<String>,
     pub event_mailing_id: Option<i64>,
+    pub event_mailing_name: Option<String>,
     pub event_status_code: Option<String>,
     pub event_diagnostic: Option<String>,
     pub event_evidence_id: Option<i64>,
@@ -25,9 +26,10 @@ pub struct Suppression {
 }
 
 const SELECT: &str = "select s.id, s.email, s.reason, s.event_id, e.source as event_source,
-        e.mailing_id as event_mailing_id, e.status_code as event_status_code, e.diagnostic as event_diagnostic,
+        e.mailing_id as event_mailing_id, m.name as event_mailing_name, e.status_code as event_status_code, e.diagnostic as event_diagnostic,
         e.evidence_id as event_evidence_id, s.created_by, s.note, s.created, s.lifted_at, s.lifted_by
-    from suppressions s left join delivery_events e on e.id = s.event_id";
+    from suppressions s left join delivery_events e on e.id = s.event_id
+        left join mailings m on m.id = e.mailing_id";
 
 /// Active suppressions whose address contains `search` (all when empty), newest first, one page.
 pub async fn page(
@@ -112,4 +114,29 @@ pub async fn is_suppressed(conn: &mut PgConnection, email: &str) -> Result<bool,
     .bind(email)
     .fetch_one(conn)
     .await
+}
+
+/// The raw evidence `id` (content type and body), while it is kept.
+pub async fn evidence(
+    conn: &mut PgConnection,
+    id: i64,
+) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+    sqlx::query_as("select content_type, body from delivery_evidence where id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// How long raw evidence is kept.
+pub const EVIDENCE_DAYS: i32 = 90;
+
+/// Deletes evidence older than [`EVIDENCE_DAYS`] (the events keep their code and diagnostic); how many went.
+pub async fn sweep_evidence(conn: &mut PgConnection) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(
+        "delete from delivery_evidence where received_at < now() - make_interval(days => $1)",
+    )
+    .bind(EVIDENCE_DAYS)
+    .execute(conn)
+    .await?
+    .rows_affected())
 }

@@ -251,7 +251,9 @@ pub async fn update_unsent(
 /// Marks a paused mailing as sending again; false when it is not paused (or missing).
 pub async fn resume_paused(conn: &mut PgConnection, id: i64) -> Result<bool, sqlx::Error> {
     let resumed = sqlx::query(
-        "update mailings set delivery = 'sending', delivery_message = null, resume_at = null
+        // A send the guard paused is not paused again by the same figures: the person resuming it has looked.
+        "update mailings set delivery = 'sending', delivery_message = null,
+                guard = case when guard = 'tripped' then 'overridden' else guard end, resume_at = null
          where id = $1 and delivery = 'paused'",
     )
     .bind(id)

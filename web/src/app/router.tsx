@@ -43,6 +43,7 @@ const LISTS = { label: 'Lists', to: '/crm-lists' };
 const MAILINGS = { label: 'Mailings', to: '/crm-mailings' };
 const TEMPLATES = { label: 'Templates', to: '/crm-mailing-templates' };
 const FORMS = { label: 'Forms', to: '/crm-forms' };
+const SUPPRESSIONS = { label: 'Suppressions', to: '/suppressions' };
 
 const productRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard'), element: null },
@@ -114,6 +115,14 @@ const productRoutes: RouteObject[] = [
   ]),
   guarded(EDIT_ROLE, 'client', [{ path: 'system', handle: { title: 'System' }, lazy: () => import('./routes/system') }]),
   { path: 'crm-lists', handle: { title: 'Lists', crumbs: crm(LISTS) }, lazy: () => import('./routes/crm/lists') },
+  // Suppressed addresses are contacts in bulk: the contacts permission, as for a list's members.
+  guarded('pageContacts', 'page', [
+    {
+      path: 'suppressions',
+      handle: { title: 'Suppressions', crumbs: crm(SUPPRESSIONS) },
+      lazy: () => import('./routes/crm/suppressions'),
+    },
+  ]),
   {
     path: 'crm-list-add',
     handle: { title: 'Create List', crumbs: crm(LISTS, 'Create List') },

@@ -4,7 +4,7 @@ use reqwest::{Method, StatusCode};
 
 use serde_json::{json, Value};
 
-async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Value {
+pub(crate) async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Value {
     let response = app
         .api(Method::POST, path, session)
         .json(&body)
@@ -15,7 +15,7 @@ async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> Valu
     response.json().await.unwrap()
 }
 
-async fn list(app: &TestApp, session: &Session) -> i64 {
+pub(crate) async fn list(app: &TestApp, session: &Session) -> i64 {
     let mut tx = app.tenancy.begin(&session.client).await.unwrap();
     let id = sqlx::query_scalar(
         "insert into crm_lists (name, kind) values ('Donors', 'upload') returning id",
@@ -28,7 +28,7 @@ async fn list(app: &TestApp, session: &Session) -> i64 {
 }
 
 /// A local SMTP sink answering each recipient as `policy` says.
-async fn start_sink_with(
+pub(crate) async fn start_sink_with(
     policy: mail::sink::RecipientPolicy,
 ) -> (
     u16,
@@ -47,7 +47,7 @@ async fn start_sink_with(
 }
 
 /// A confirmed mailing to a list of `emails` (all subscribed), with its sender; returns its id.
-async fn confirmed_mailing(app: &TestApp, session: &Session, emails: &[String]) -> i64 {
+pub(crate) async fn confirmed_mailing(app: &TestApp, session: &Session, emails: &[String]) -> i64 {
     let sender = post(
         app,
         session,
@@ -81,7 +81,7 @@ async fn confirmed_mailing(app: &TestApp, session: &Session, emails: &[String]) 
 }
 
 /// Starts the send at once, as the scheduler does when the send time comes (claim, then queue the job).
-async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
+pub(crate) async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
     let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
@@ -98,7 +98,12 @@ async fn send_now(app: &TestApp, client: &tenancy::Client, mailing_id: i64) {
 }
 
 /// Polls the mailing until its delivery is `state`.
-async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &str) -> Value {
+pub(crate) async fn wait_for_delivery(
+    app: &TestApp,
+    session: &Session,
+    id: i64,
+    state: &str,
+) -> Value {
     let mut mailing = Value::Null;
     for _ in 0..300 {
         mailing = app
@@ -113,7 +118,7 @@ async fn wait_for_delivery(app: &TestApp, session: &Session, id: i64, state: &st
 }
 
 /// The first recipient of each delivered message, sorted.
-fn delivered_to(inbox: &std::sync::Mutex<Vec<mail::sink::Delivered>>) -> Vec<String> {
+pub(crate) fn delivered_to(inbox: &std::sync::Mutex<Vec<mail::sink::Delivered>>) -> Vec<String> {
     let mut to: Vec<String> = inbox
         .lock()
         .unwrap()
@@ -124,7 +129,7 @@ fn delivered_to(inbox: &std::sync::Mutex<Vec<mail::sink::Delivered>>) -> Vec<Str
     to
 }
 
-fn addresses(prefix: &str, n: usize) -> Vec<String> {
+pub(crate) fn addresses(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|i| format!("{prefix}{i}@example.org")).collect()
 }
 

@@ -1,5 +1,6 @@
 export * from './auth/auth.ts';
 export * from './contacts/contacts.ts';
+export * from './deliverability/deliverability.ts';
 export * from './forms/forms.ts';
 export * from './health/health.ts';
 export * from './jobs/jobs.ts';

@@ -76,6 +76,7 @@ export const MAIN_NAV: NavTopItem[] = [
         items: [
           { kind: 'link', label: 'Mailings', to: '/crm-mailings' },
           { kind: 'link', label: 'Lists', to: '/crm-lists' },
+          { kind: 'link', label: 'Suppressions', to: '/suppressions', permission: 'pageContacts' },
           { kind: 'link', label: 'Forms', to: '/crm-forms' },
           { kind: 'link', label: 'Templates', to: '/crm-mailing-templates' },
         ],

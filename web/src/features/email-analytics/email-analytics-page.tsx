@@ -7,6 +7,7 @@ import type { EmailCell, EmailPeriod, ExternalMailingRow } from '@/api/gen/model
 import { EChart } from '@/components/charts/echart';
 import { columnsFor, DataTable } from '@/components/data-table';
 import { DateRangePicker } from '@/components/date-range-picker';
+import { DeliveryRatesSection } from '@/components/delivery-rates';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
@@ -165,6 +166,7 @@ export function EmailAnalyticsPage() {
       )}
       <h2 className="h5 mt-4">External mailings</h2>
       <ExternalMailings range={range} />
+      <DeliveryRatesSection range={range} />
     </>
   );
 }

@@ -85,6 +85,14 @@ pub(super) fn guard_table() -> Vec<Expected> {
         expect("downloadCrmList", CONTACTS),
         expect("listCrmListMembers", CONTACTS),
         expect("removeCrmListMember", CONTACTS),
+        // Suppressed addresses are contacts in bulk; the rates are aggregates, shown on CRM mailings too.
+        expect("listSuppressions", CONTACTS),
+        expect("addSuppressions", CONTACTS).json(json!({ "emails": ["guard@example.org"] })),
+        expect("importSuppressions", CONTACTS).with(Body::File),
+        expect("liftSuppression", CONTACTS),
+        expect("exportSuppressions", CONTACTS),
+        expect("downloadDeliveryEvidence", CONTACTS),
+        expect("getDeliveryRates", CRM).query("?by=provider"),
         expect("uploadCrmList", CONTACTS)
             .with(Body::File)
             .query("?name=Guard"),

@@ -33,4 +33,13 @@ export interface AppSettings {
      * @nullable
      */
   electionDay?: string | null;
+  /** Soft bounces within `softBounceDays` that suppress an address. */
+  softBounceLimit: number;
+  softBounceDays: number;
+  /** The guard judges a send once this many copies were delivered. */
+  guardAfterDelivered: number;
+  /** A complaint rate (percent of delivered) past this pauses the send. */
+  complaintPausePercent: string;
+  /** A hard-bounce rate (percent of sent) past this pauses the send. */
+  hardBouncePausePercent: string;
 }

@@ -83,4 +83,34 @@ export interface AppSettingsUpdate {
      * @nullable
      */
   electionDay?: string | null;
+  /**
+     * @minimum 1
+     * @maximum 100
+     * @nullable
+     */
+  softBounceLimit?: number | null;
+  /**
+     * @minimum 1
+     * @maximum 365
+     * @nullable
+     */
+  softBounceDays?: number | null;
+  /**
+     * @minimum 1
+     * @maximum 10000000
+     * @nullable
+     */
+  guardAfterDelivered?: number | null;
+  /**
+     * Percent, more than 0 and at most 100, up to three decimal places (e.g. 0.3).
+     * @maxLength 12
+     * @nullable
+     */
+  complaintPausePercent?: string | null;
+  /**
+     * Percent, more than 0 and at most 100, up to three decimal places (e.g. 5).
+     * @maxLength 12
+     * @nullable
+     */
+  hardBouncePausePercent?: string | null;
 }

@@ -5,6 +5,7 @@ import Card from 'react-bootstrap/Card';
 import { useQueryClient } from '@tanstack/react-query';
 import { getGetMailingQueryKey, useGetMailingStats, useResumeMailing } from '@/api/gen/mailings/mailings';
 import type { Mailing, MailingStats } from '@/api/gen/model';
+import { DeliveryRates, RatesDefinition } from '@/components/delivery-rates';
 import { DetailGrid } from '@/components/detail-grid';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
@@ -159,6 +160,17 @@ export function MailingReadOnly({ mailing, onDelete, busy }: { mailing: Mailing;
           <MailingFigures mailing={mailing} />
         </Card.Body>
       </Card>
+      {mailing.sendAttempt && (
+        <Card className="mb-3">
+          <Card.Header as="h2" className="h5">
+            Bounces and complaints
+          </Card.Header>
+          <Card.Body>
+            <DeliveryRates by="provider" mailingId={mailing.id} label="Bounces and complaints by mailbox provider" />
+            <RatesDefinition />
+          </Card.Body>
+        </Card>
+      )}
       {mailing.sendAttempt && (
         <Card className="mb-3">
           <Card.Header as="h2" className="h5">

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import { useGetFlightLinks, useListFlights } from '@/api/gen';
 import type { FlightRow } from '@/api/gen/model';
 import { DateRangePicker } from '@/components/date-range-picker';
+import { DeliveryRatesSection } from '@/components/delivery-rates';
 import { EmailRevenueNote } from '@/components/definition-note';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatIsoDate, isoDate, type DateRange } from '@/lib/date-range';
@@ -193,6 +194,7 @@ export function FlightsPage() {
         />
       )}
       <ExternalMailingsSection range={range} />
+      <DeliveryRatesSection range={range} />
     </>
   );
 }

@@ -25,6 +25,11 @@ const SETTINGS: AppSettings = {
   fiscalYearStart: 1,
   actblueWebhookUsername: null,
   actblueWebhookPasswordSet: false,
+  softBounceLimit: 3,
+  softBounceDays: 30,
+  guardAfterDelivered: 2000,
+  complaintPausePercent: '0.3',
+  hardBouncePausePercent: '5',
 };
 
 const patchBody = async () => {

@@ -2,6 +2,7 @@ import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { useGetAppSettings } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
+import { DeliverabilitySettingsForm } from './deliverability-settings-form';
 import { ActblueWebhookForm } from './actblue-webhook-form';
 import { AppSettingsForm } from './app-settings-form';
 import { PacingCard } from './pacing-card';
@@ -38,6 +39,14 @@ export function SystemPage() {
             </Card.Header>
             <Card.Body>
               <RevenueSettingsForm settings={settings.data} />
+            </Card.Body>
+          </Card>
+          <Card className="mb-4">
+            <Card.Header as="h2" className="h5">
+              Deliverability
+            </Card.Header>
+            <Card.Body>
+              <DeliverabilitySettingsForm key={settings.data.id} settings={settings.data} />
             </Card.Body>
           </Card>
           <Card className="mb-4">

@@ -1,0 +1,5 @@
+import { SuppressionsPage } from '@/features/deliverability/components/suppressions-page';
+
+export function Component() {
+  return <SuppressionsPage />;
+}
