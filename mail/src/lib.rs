@@ -5,6 +5,7 @@
 
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
+pub mod dkim;
 pub mod links;
 mod merge;
 mod message;

@@ -7,6 +7,7 @@
 //! transaction.
 
 pub mod events;
+pub mod sender_domains;
 pub mod suppressions;
 
 pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};
