@@ -9,6 +9,7 @@ pub mod config;
 pub mod csv_stream;
 pub mod date_range;
 pub mod demo;
+pub mod dns;
 pub mod error;
 pub mod identity;
 pub mod input_guard;

@@ -37,6 +37,10 @@ pub enum StartupError {
     Totp(#[from] crate::identity::totp::SealPlaintextError),
     #[error(transparent)]
     Mail(#[from] mail::MailError),
+    #[error(transparent)]
+    Dkim(#[from] mail::dkim::DkimError),
+    #[error(transparent)]
+    Dns(#[from] crate::dns::DnsConfigError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -77,6 +81,10 @@ impl Application {
                 Some(Arc::new(LogGateway))
             }
             None => None,
+        };
+        let dkim = match settings.dkim_key_secret.expose().trim() {
+            "" => None,
+            hex => Some(mail::dkim::KeyBox::from_hex(hex)?),
         };
         let state = Arc::new(AppState {
             tenancy: tenancy.clone(),
@@ -127,6 +135,8 @@ impl Application {
             ),
             totp,
             trusted_proxies: settings.trusted_proxies.clone(),
+            dkim,
+            dns: crate::dns::Dns::new(settings.dns_resolver.as_deref())?,
         });
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()

@@ -41,6 +41,8 @@ pub enum DkimError {
     Key(String),
     #[error("DKIM signing: {0}")]
     Sign(String),
+    #[error("{0} has a DKIM key, but DKIM_KEY_SECRET is not set here to open it")]
+    NoSecret(String),
 }
 
 /// The key algorithms a sender domain can have, as stored in `sender_domains.dkim_algorithm`.
@@ -262,6 +264,39 @@ impl Signer {
 
 /// The signers of a send (or a test send), by From domain.
 pub type Signers = std::collections::HashMap<String, std::sync::Arc<Signer>>;
+
+/// Opens the sealed keys of a send's From domains, each `(domain, selector, algorithm, sealed key)`: once per
+/// send, not per message. A domain with a key that cannot be opened is an error, not unsigned mail.
+pub fn open_signers<'a>(
+    keys: Option<&KeyBox>,
+    client_id: i64,
+    rows: impl IntoIterator<Item = (&'a str, &'a str, &'a str, &'a [u8])>,
+) -> Result<Signers, DkimError> {
+    let mut signers = Signers::new();
+    for (domain, selector, algorithm, sealed) in rows {
+        let keys = keys.ok_or_else(|| DkimError::NoSecret(domain.to_owned()))?;
+        let algorithm = Algorithm::parse(algorithm)
+            .ok_or_else(|| DkimError::Key(format!("unknown algorithm {algorithm}")))?;
+        let signer = Signer::open(keys, client_id, domain, selector, algorithm, sealed)?;
+        signers.insert(domain.to_owned(), std::sync::Arc::new(signer));
+    }
+    Ok(signers)
+}
+
+/// The formatted message, DKIM-signed when `signers` has a key for its From domain.
+pub fn format(
+    message: &lettre::Message,
+    from_address: &str,
+    signers: &Signers,
+) -> Result<Vec<u8>, crate::MailError> {
+    let formatted = message.formatted();
+    match domain_of(from_address).and_then(|d| signers.get(&d)) {
+        Some(signer) => signer
+            .sign(&formatted)
+            .map_err(|e| crate::MailError::Build(e.to_string())),
+        None => Ok(formatted),
+    }
+}
 
 /// The domain of an address (lower case), if it has one.
 pub fn domain_of(address: &str) -> Option<String> {

@@ -21,6 +21,7 @@ pub mod projections;
 pub mod reports;
 pub mod revenue;
 pub mod segments;
+pub mod sender_domains;
 pub mod session;
 pub mod settings;
 pub mod tracking;
@@ -82,7 +83,7 @@ pub type Apis = (
     ),
     (users::UsersApi, users::RolesApi, users::AuditEventsApi),
     universal_users::UniversalUsersApi,
-    settings::SettingsApi,
+    (settings::SettingsApi, sender_domains::SenderDomainsApi),
     (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
     imports::ImportsApi,
@@ -141,7 +142,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 users::AuditEventsApi,
             ),
             universal_users::UniversalUsersApi,
-            settings::SettingsApi,
+            (settings::SettingsApi, sender_domains::SenderDomainsApi),
             (jobs::JobsApi, workers::WorkersApi),
             (lists::ListsApi, list_members::ListMembersApi),
             imports::ImportsApi,

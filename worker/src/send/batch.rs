@@ -13,11 +13,16 @@ pub(super) type Batch = (i64, Vec<(i64, Rendered)>);
 pub(super) fn spawn_batch(
     ctx: &JobContext<'_>,
     mailing: &Arc<Vec<Mailing>>,
+    signers: &Arc<Signers>,
     mailing_id: i64,
     cursor: i64,
 ) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
-    let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
+    let (mailing, links, signers) = (
+        mailing.clone(),
+        ctx.services.links.clone(),
+        signers.clone(),
+    );
     tokio::spawn(async move {
         let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
         let Some(last) = batch.last().map(|r| r.0) else {
@@ -27,7 +32,10 @@ pub(super) fn spawn_batch(
         let client_id = client.id;
         let mut first = batch;
         let second = first.split_off(first.len() / 2);
-        let work = |part: Vec<Queued>, mailing: Arc<Vec<Mailing>>, links: LinkSigner| {
+        let work = |part: Vec<Queued>,
+                    mailing: Arc<Vec<Mailing>>,
+                    links: LinkSigner,
+                    signers: Arc<Signers>| {
             tokio::task::spawn_blocking(move || {
                 part.into_iter()
                     .map(|(contact_id, email, first_name, letter)| {
@@ -39,14 +47,21 @@ pub(super) fn spawn_batch(
                         let message =
                             render(&links, client_id, variant, mailing_id, contact_id, &values)
                                 .build()
-                                .map(|m| (m.envelope().clone(), m.formatted()));
+                                .and_then(|m| {
+                                    let raw = mail::dkim::format(
+                                        &m,
+                                        &variant.from_address,
+                                        &signers,
+                                    )?;
+                                    Ok((m.envelope().clone(), raw))
+                                });
                         (contact_id, message)
                     })
                     .collect::<Vec<_>>()
             })
         };
-        let a = work(first, mailing.clone(), links.clone());
-        let b = work(second, mailing, links);
+        let a = work(first, mailing.clone(), links.clone(), signers.clone());
+        let b = work(second, mailing, links, signers);
         let mut out = a.await?;
         out.extend(b.await?);
         Ok(Some((last, out)))

@@ -20,6 +20,9 @@ use tenancy::Client;
 pub const PASSWORD: &str = "Sturdy-passw0rd";
 /// The master secret of test apps (their keys are derived from it).
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret!";
+/// The tests' DKIM_KEY_SECRET (api and workers alike).
+pub const DKIM_KEY_SECRET: &str =
+    "5f2b8c1d9e0a4b3c7d6e5f40312a1b2c3d4e5f60718293a4b5c6d7e8f9012345";
 
 pub fn database_url() -> String {
     std::env::var("TEST_DATABASE_URL")
