@@ -14,6 +14,7 @@ mod auth;
 mod contacts_scale;
 mod conventions;
 mod dashboard;
+mod deliverability;
 mod demo;
 mod email_addresses;
 mod email_analytics;

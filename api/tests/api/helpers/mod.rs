@@ -2,12 +2,14 @@
 
 mod app;
 mod calls;
+mod dns_server;
 mod http_stub;
 mod mail_sink;
 mod tokens;
 mod workers;
 
 pub use app::*;
+pub use dns_server::*;
 pub use http_stub::*;
 pub use mail_sink::*;
 pub use tokens::*;
