@@ -6,6 +6,7 @@ import { ActblueWebhookForm } from './actblue-webhook-form';
 import { AppSettingsForm } from './app-settings-form';
 import { RecountListsButton } from './recount-lists-button';
 import { RevenueSettingsForm } from './revenue-settings-form';
+import { SenderDomainsCard } from './sender-domains-card';
 import { SendersCard } from './senders-card';
 import { WorkersCard } from './workers-card';
 
@@ -49,6 +50,7 @@ export function SystemPage() {
         </>
       )}
       <SendersCard />
+      <SenderDomainsCard />
       <WorkersCard />
       <Card>
         <Card.Header as="h2" className="h5">
