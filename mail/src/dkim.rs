@@ -314,7 +314,10 @@ mod tests {
     fn a_sealed_key_opens_only_for_its_owner_and_secret() {
         let keys = KeyBox::from_hex(&"11".repeat(32)).unwrap();
         let sealed = keys.seal(b"private", "dkim:1:example.org").unwrap();
-        assert_eq!(keys.open(&sealed, "dkim:1:example.org").unwrap(), b"private");
+        assert_eq!(
+            keys.open(&sealed, "dkim:1:example.org").unwrap(),
+            b"private"
+        );
         assert!(keys.open(&sealed, "dkim:2:example.org").is_err());
         let other = KeyBox::from_hex(&"22".repeat(32)).unwrap();
         assert!(other.open(&sealed, "dkim:1:example.org").is_err());
@@ -324,7 +327,8 @@ mod tests {
     #[test]
     fn an_ed25519_signature_names_the_domain_selector_and_headers() {
         let pair = generate(Algorithm::Ed25519).unwrap();
-        let signer = Signer::new(Algorithm::Ed25519, &pair.private, "example.org", "compass").unwrap();
+        let signer =
+            Signer::new(Algorithm::Ed25519, &pair.private, "example.org", "compass").unwrap();
         let message = b"From: a@example.org\r\nTo: b@example.net\r\nSubject: Hi\r\n\r\nHello\r\n";
         let signed = String::from_utf8(signer.sign(message).unwrap()).unwrap();
         assert!(signed.starts_with("DKIM-Signature: "), "{signed}");

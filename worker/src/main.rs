@@ -114,7 +114,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
         mail_from_address: args.mail_from_address,
-        dkim: match args.dkim_key_secret.as_ref().map(|s| s.expose().trim().to_owned()) {
+        dkim: match args
+            .dkim_key_secret
+            .as_ref()
+            .map(|s| s.expose().trim().to_owned())
+        {
             Some(hex) if !hex.is_empty() => Some(mail::dkim::KeyBox::from_hex(&hex)?),
             _ => None,
         },

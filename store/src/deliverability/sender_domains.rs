@@ -50,7 +50,8 @@ pub fn warmup_cap(
     Some(cap.min(CAP_CEILING).floor() as i64)
 }
 
-const COLUMNS: &str = "id, domain, bounce_domain, dkim_selector, dkim_algorithm, dkim_public_key, warmup_start,
+const COLUMNS: &str =
+    "id, domain, bounce_domain, dkim_selector, dkim_algorithm, dkim_public_key, warmup_start,
     warmup_daily_cap, warmup_growth_percent, created";
 
 /// Every sender domain, by name.

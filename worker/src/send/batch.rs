@@ -18,11 +18,7 @@ pub(super) fn spawn_batch(
     cursor: i64,
 ) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
-    let (mailing, links, signers) = (
-        mailing.clone(),
-        ctx.services.links.clone(),
-        signers.clone(),
-    );
+    let (mailing, links, signers) = (mailing.clone(), ctx.services.links.clone(), signers.clone());
     tokio::spawn(async move {
         let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
         let Some(last) = batch.last().map(|r| r.0) else {
@@ -48,11 +44,8 @@ pub(super) fn spawn_batch(
                             render(&links, client_id, variant, mailing_id, contact_id, &values)
                                 .build()
                                 .and_then(|m| {
-                                    let raw = mail::dkim::format(
-                                        &m,
-                                        &variant.from_address,
-                                        &signers,
-                                    )?;
+                                    let raw =
+                                        mail::dkim::format(&m, &variant.from_address, &signers)?;
                                     Ok((m.envelope().clone(), raw))
                                 });
                         (contact_id, message)

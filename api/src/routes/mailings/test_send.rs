@@ -82,15 +82,19 @@ pub(super) async fn send(
     // Each test its own id: a mailbox that drops repeated Message-IDs would hide the second test.
     let sent_at = chrono::Utc::now().timestamp_micros();
     message.message_id = message.message_id.map(|id| format!("test{sent_at}.{id}"));
-    state.mailer.send_signed(&message, &signers).await.map_err(|e| match e {
-        mail::MailError::Address(m) => ApiError::BadRequest(m),
-        other => {
-            tracing::warn!(error = %other, "test send failed");
-            ApiError::Unavailable(
-                "The mail server did not accept the message; try again shortly".to_owned(),
-            )
-        }
-    })?;
+    state
+        .mailer
+        .send_signed(&message, &signers)
+        .await
+        .map_err(|e| match e {
+            mail::MailError::Address(m) => ApiError::BadRequest(m),
+            other => {
+                tracing::warn!(error = %other, "test send failed");
+                ApiError::Unavailable(
+                    "The mail server did not accept the message; try again shortly".to_owned(),
+                )
+            }
+        })?;
     Ok(TestSendResult {
         message: "Draft sent".to_owned(),
         to,

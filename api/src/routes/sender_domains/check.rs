@@ -205,17 +205,20 @@ pub fn assess(row: &SenderDomain, spf: Txt, dkim: Txt, dmarc: Txt) -> DomainChec
                     found,
                     ..missing(&dmarc_name)
                 },
-                (1, Some(p)) if ["none", "quarantine", "reject"].contains(&p.as_str()) => RecordCheck {
-                    name: dmarc_name.clone(),
-                    found,
-                    status: RecordStatus::Ok,
-                    note: format!("A DMARC policy is published (p={p})."),
-                },
+                (1, Some(p)) if ["none", "quarantine", "reject"].contains(&p.as_str()) => {
+                    RecordCheck {
+                        name: dmarc_name.clone(),
+                        found,
+                        status: RecordStatus::Ok,
+                        note: format!("A DMARC policy is published (p={p})."),
+                    }
+                }
                 (1, _) => RecordCheck {
                     name: dmarc_name.clone(),
                     found,
                     status: RecordStatus::Wrong,
-                    note: "The DMARC record has no valid policy (p=none, quarantine or reject).".to_owned(),
+                    note: "The DMARC record has no valid policy (p=none, quarantine or reject)."
+                        .to_owned(),
                 },
                 _ => RecordCheck {
                     name: dmarc_name.clone(),

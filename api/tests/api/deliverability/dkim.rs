@@ -121,10 +121,14 @@ async fn every_copy_of_a_real_send_is_signed_and_verifies_and_a_tampered_body_do
         .enqueue(tx, None, &jobs::JobKind::SendMailing { mailing_id })
         .await
         .unwrap();
-    wait_until("both copies delivered", std::time::Duration::from_secs(30), || {
-        let inbox = inbox.clone();
-        async move { (inbox.lock().unwrap().len() == 2).then_some(()) }
-    })
+    wait_until(
+        "both copies delivered",
+        std::time::Duration::from_secs(30),
+        || {
+            let inbox = inbox.clone();
+            async move { (inbox.lock().unwrap().len() == 2).then_some(()) }
+        },
+    )
     .await;
 
     let delivered = inbox.lock().unwrap().clone();
@@ -132,15 +136,27 @@ async fn every_copy_of_a_real_send_is_signed_and_verifies_and_a_tampered_body_do
         let raw = String::from_utf8_lossy(&copy.data).to_string();
         assert!(raw.starts_with("DKIM-Signature: "), "{raw}");
         let header = &raw[..raw.find("\r\nFrom:").unwrap_or(raw.len())].to_ascii_lowercase();
-        for signed in ["list-unsubscribe", "list-unsubscribe-post", "message-id", "subject"] {
+        for signed in [
+            "list-unsubscribe",
+            "list-unsubscribe-post",
+            "message-id",
+            "subject",
+        ] {
             assert!(header.contains(signed), "{signed} not signed: {header}");
         }
         assert!(header.contains("c=relaxed/relaxed"), "{header}");
-        assert_eq!(verify(&dns, &copy.data).await, vec![DkimResult::Pass], "{raw}");
+        assert_eq!(
+            verify(&dns, &copy.data).await,
+            vec![DkimResult::Pass],
+            "{raw}"
+        );
         let changed = tampered(&copy.data);
         assert_ne!(changed, copy.data);
         assert!(
-            matches!(verify(&dns, &changed).await.as_slice(), [DkimResult::Neutral(_) | DkimResult::Fail(_)]),
+            matches!(
+                verify(&dns, &changed).await.as_slice(),
+                [DkimResult::Neutral(_) | DkimResult::Fail(_)]
+            ),
             "a tampered body must not verify"
         );
     }
@@ -174,8 +190,10 @@ async fn send_to_my_inbox_is_signed_with_an_ed25519_key_too() {
     .await;
     let response = app
         .api(Method::POST, "/api/crm-mailing/send-to-my-inbox", &session)
-        .json(&json!({ "name": "N", "subjectLine": "Dear Pat", "senderId": sender["id"],
-                       "bodyHtml": "<p>Dear Pat, the lake</p>" }))
+        .json(
+            &json!({ "name": "N", "subjectLine": "Dear Pat", "senderId": sender["id"],
+                       "bodyHtml": "<p>Dear Pat, the lake</p>" }),
+        )
         .send()
         .await
         .unwrap();
@@ -275,12 +293,19 @@ async fn the_private_key_is_sealed_and_no_operation_gives_it_back() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let response = app
-        .api(Method::DELETE, &format!("/api/sender-domains/{id}"), &session)
+        .api(
+            Method::DELETE,
+            &format!("/api/sender-domains/{id}"),
+            &session,
+        )
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::NO_CONTENT);
-    assert_eq!(app.get_json("/api/sender-domains", &session).await, json!([]));
+    assert_eq!(
+        app.get_json("/api/sender-domains", &session).await,
+        json!([])
+    );
 }
 
 #[tokio::test]
@@ -289,8 +314,18 @@ async fn the_domain_check_reports_present_missing_and_misaligned_records() {
     let resolver = dns.address.clone();
     let app = spawn_app_with(|s| s.dns_resolver = Some(resolver)).await;
     let session = app.session(&app.create_client().await).await;
-    let good = add_domain(&app, &session, json!({ "domain": "good.test", "algorithm": "ed25519" })).await;
-    let bare = add_domain(&app, &session, json!({ "domain": "bare.test", "algorithm": "ed25519" })).await;
+    let good = add_domain(
+        &app,
+        &session,
+        json!({ "domain": "good.test", "algorithm": "ed25519" }),
+    )
+    .await;
+    let bare = add_domain(
+        &app,
+        &session,
+        json!({ "domain": "bare.test", "algorithm": "ed25519" }),
+    )
+    .await;
     let split = add_domain(
         &app,
         &session,
@@ -299,24 +334,33 @@ async fn the_domain_check_reports_present_missing_and_misaligned_records() {
     .await;
     dns.txt("good.test", "v=spf1 ip4:192.0.2.1 -all").await;
     publish(&dns, &good).await;
-    dns.txt("_dmarc.good.test", "v=DMARC1; p=quarantine; rua=mailto:d@good.test")
-        .await;
+    dns.txt(
+        "_dmarc.good.test",
+        "v=DMARC1; p=quarantine; rua=mailto:d@good.test",
+    )
+    .await;
     // split.test: an SPF record, but the envelope is another organisation's domain; the DKIM record carries the
     // key of another domain; DMARC asks for strict SPF alignment.
-    dns.txt("split.test", "v=spf1 include:relay.example -all").await;
+    dns.txt("split.test", "v=spf1 include:relay.example -all")
+        .await;
     dns.txt(
         "compass._domainkey.split.test",
         good["dnsRecord"].as_str().unwrap(),
     )
     .await;
-    dns.txt("_dmarc.split.test", "v=DMARC1; p=reject; aspf=s").await;
+    dns.txt("_dmarc.split.test", "v=DMARC1; p=reject; aspf=s")
+        .await;
     // Unrelated TXT records are not taken for SPF.
     dns.txt("bare.test", "google-site-verification=abc").await;
 
     let check = |d: &Value| format!("/api/sender-domains/{}/check", d["id"]);
     let ok = app.get_json(&check(&good), &session).await;
     assert_eq!(
-        (&ok["spf"]["status"], &ok["dkim"]["status"], &ok["dmarc"]["status"]),
+        (
+            &ok["spf"]["status"],
+            &ok["dkim"]["status"],
+            &ok["dmarc"]["status"]
+        ),
         (&json!("ok"), &json!("ok"), &json!("ok")),
         "{ok}"
     );
@@ -328,13 +372,20 @@ async fn the_domain_check_reports_present_missing_and_misaligned_records() {
 
     let none = app.get_json(&check(&bare), &session).await;
     assert_eq!(
-        (&none["spf"]["status"], &none["dkim"]["status"], &none["dmarc"]["status"]),
+        (
+            &none["spf"]["status"],
+            &none["dkim"]["status"],
+            &none["dmarc"]["status"]
+        ),
         (&json!("missing"), &json!("missing"), &json!("missing")),
         "{none}"
     );
     assert_eq!(none["aligned"], false);
     let advice = none["advice"].to_string();
-    assert!(advice.contains("Publish an SPF record at bare.test"), "{advice}");
+    assert!(
+        advice.contains("Publish an SPF record at bare.test"),
+        "{advice}"
+    );
     assert!(
         advice.contains(&format!(
             "compass._domainkey.bare.test TXT \\\"{}\\\"",
@@ -346,13 +397,20 @@ async fn the_domain_check_reports_present_missing_and_misaligned_records() {
 
     let off = app.get_json(&check(&split), &session).await;
     assert_eq!(
-        (&off["spf"]["status"], &off["dkim"]["status"], &off["dmarc"]["status"]),
+        (
+            &off["spf"]["status"],
+            &off["dkim"]["status"],
+            &off["dmarc"]["status"]
+        ),
         (&json!("ok"), &json!("wrong"), &json!("ok")),
         "{off}"
     );
     assert_eq!(off["aligned"], false);
     let advice = off["advice"].to_string();
-    assert!(advice.contains("Replace the TXT record at compass._domainkey.split.test"), "{advice}");
+    assert!(
+        advice.contains("Replace the TXT record at compass._domainkey.split.test"),
+        "{advice}"
+    );
     assert!(advice.contains("bounces.elsewhere.test"), "{advice}");
 
     // Fixing the DKIM record fixes the alignment, at the next check.
@@ -366,7 +424,12 @@ async fn the_domain_check_reports_present_missing_and_misaligned_records() {
 async fn the_warm_up_cap_grows_each_day_from_the_first_days_cap() {
     let app = spawn_app().await;
     let session = app.session(&app.create_client().await).await;
-    let domain = add_domain(&app, &session, json!({ "domain": "new.test", "algorithm": "ed25519" })).await;
+    let domain = add_domain(
+        &app,
+        &session,
+        json!({ "domain": "new.test", "algorithm": "ed25519" }),
+    )
+    .await;
     assert_eq!(domain["warmupCapToday"], Value::Null);
     let path = format!("/api/sender-domains/{}/warmup", domain["id"]);
     let start = chrono::Utc::now().date_naive() - chrono::Duration::days(2);
