@@ -11,7 +11,7 @@ test('a sender domain is added, shows the DKIM record to publish, and its domain
   await add.getByRole('button', { name: 'Add domain' }).click();
   await expect(page.getByText(`${domain} added: publish its DKIM record`)).toBeVisible();
 
-  const record = page.getByLabel(`DKIM record of ${domain}`);
+  const record = page.getByLabel(`DKIM record of ${domain}`, { exact: true });
   await expect(record).toHaveValue(new RegExp(`^compass\\._domainkey\\.${domain.replace(/\./g, '\\.')}  TXT  "v=DKIM1; k=ed25519; p=[A-Za-z0-9+/]+=*"$`));
   await expect(page.getByRole('button', { name: `Copy the DKIM record of ${domain}` })).toBeVisible();
   const row = page.getByRole('table', { name: 'Sender domains' }).getByRole('row').filter({ hasText: domain });
@@ -37,5 +37,5 @@ test('a sender domain is added, shows the DKIM record to publish, and its domain
 
   await page.getByRole('button', { name: `Delete ${domain}` }).click();
   await page.getByRole('button', { name: 'Yes, delete' }).click();
-  await expect(page.getByLabel(`DKIM record of ${domain}`)).toHaveCount(0);
+  await expect(page.getByLabel(`DKIM record of ${domain}`, { exact: true })).toHaveCount(0);
 });
