@@ -130,6 +130,21 @@ async fn every_copy_of_a_real_send_is_signed_and_verifies_and_a_tampered_body_do
         },
     )
     .await;
+    // The send finishes (no job is left running for another test's worker to take up).
+    wait_until(
+        "the mailing is done",
+        std::time::Duration::from_secs(30),
+        || {
+            let (app, session) = (&app, &session);
+            async move {
+                let mailing = app
+                    .get_json(&format!("/api/crm-mailing/{mailing_id}"), session)
+                    .await;
+                (mailing["delivery"] == "done").then_some(())
+            }
+        },
+    )
+    .await;
 
     let delivered = inbox.lock().unwrap().clone();
     for copy in &delivered {
