@@ -283,3 +283,69 @@ fn unknown(name: &str, error: &str) -> RecordCheck {
         note: format!("DNS did not answer: {error}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(bounce: Option<&str>) -> SenderDomain {
+        SenderDomain {
+            id: 1,
+            domain: "example.org".into(),
+            bounce_domain: bounce.map(Into::into),
+            dkim_selector: "compass".into(),
+            dkim_algorithm: "ed25519".into(),
+            dkim_public_key: Some("KEY=".into()),
+            warmup_start: None,
+            warmup_daily_cap: None,
+            warmup_growth_percent: 50,
+            created: chrono::Utc::now(),
+        }
+    }
+
+    fn spf() -> Txt {
+        Txt::Found(vec!["v=spf1 -all".into()])
+    }
+
+    #[test]
+    fn spf_aligns_for_a_bounce_subdomain_unless_dmarc_asks_for_strict_alignment() {
+        let relaxed = assess(
+            &row(Some("bounces.example.org")),
+            spf(),
+            Txt::None,
+            Txt::Found(vec!["v=DMARC1; p=none".into()]),
+        );
+        assert!(relaxed.aligned);
+        let strict = assess(
+            &row(Some("bounces.example.org")),
+            spf(),
+            Txt::None,
+            Txt::Found(vec!["v=DMARC1; p=none; aspf=s".into()]),
+        );
+        assert!(!strict.aligned);
+        // The right DKIM key aligns whatever the SPF alignment.
+        let signed = assess(
+            &row(Some("bounces.elsewhere.net")),
+            spf(),
+            Txt::Found(vec!["v=DKIM1; k=ed25519; p=KEY=".into()]),
+            Txt::Found(vec!["v=DMARC1; p=reject; aspf=s; adkim=s".into()]),
+        );
+        assert_eq!(signed.dkim.status, RecordStatus::Ok);
+        assert!(signed.aligned);
+        assert!(signed.advice.is_empty(), "{:?}", signed.advice);
+    }
+
+    #[test]
+    fn two_spf_records_and_a_dmarc_record_without_a_policy_are_wrong() {
+        let check = assess(
+            &row(None),
+            Txt::Found(vec!["v=spf1 -all".into(), "v=spf1 ~all".into()]),
+            Txt::Failed("timed out".into()),
+            Txt::Found(vec!["v=DMARC1; rua=mailto:d@example.org".into()]),
+        );
+        assert_eq!(check.spf.status, RecordStatus::Wrong);
+        assert_eq!(check.dkim.status, RecordStatus::Unknown);
+        assert_eq!(check.dmarc.status, RecordStatus::Wrong);
+        assert!(!check.aligned);
+    }
+}
