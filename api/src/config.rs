@@ -55,6 +55,18 @@ pub struct Settings {
         default_value = ""
     )]
     pub tracking_secret: Secret,
+    /// Key that seals sender domains' DKIM private keys (64 hex digits); the worker needs the same one to sign.
+    /// Without it no sender domain can be added.
+    #[arg(
+        long,
+        env = "DKIM_KEY_SECRET",
+        hide_env_values = true,
+        default_value = ""
+    )]
+    pub dkim_key_secret: Secret,
+    /// The nameserver of the domain check (ip:port); the system's when unset.
+    #[arg(long, env = "DNS_RESOLVER")]
+    pub dns_resolver: Option<String>,
     /// The api's public address, used in tracking and unsubscribe links.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     pub public_url: String,
@@ -145,6 +157,8 @@ impl fmt::Debug for Settings {
             .field("max_upload_bytes", &self.max_upload_bytes)
             .field("smtp_url", &redact_url(&self.smtp_url))
             .field("tracking_secret", &self.tracking_secret)
+            .field("dkim_key_secret", &self.dkim_key_secret)
+            .field("dns_resolver", &self.dns_resolver)
             .field("public_url", &self.public_url)
             .field("form_views_per_minute", &self.form_views_per_minute)
             .field("form_submits_per_minute", &self.form_submits_per_minute)

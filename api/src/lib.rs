@@ -10,6 +10,7 @@ pub mod csv_stream;
 pub mod date_range;
 pub mod delivery_webhooks;
 pub mod demo;
+pub mod dns;
 pub mod error;
 pub mod identity;
 pub mod input_guard;

@@ -39,6 +39,10 @@ pub enum StartupError {
     Mail(#[from] mail::MailError),
     #[error("SES_SNS_CERT_PEM: {0}")]
     SnsCertificates(String),
+    #[error(transparent)]
+    Dkim(#[from] mail::dkim::DkimError),
+    #[error(transparent)]
+    Dns(#[from] crate::dns::DnsConfigError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -79,6 +83,10 @@ impl Application {
                 Some(Arc::new(LogGateway))
             }
             None => None,
+        };
+        let dkim = match settings.dkim_key_secret.expose().trim() {
+            "" => None,
+            hex => Some(mail::dkim::KeyBox::from_hex(hex)?),
         };
         let state = Arc::new(AppState {
             tenancy: tenancy.clone(),
@@ -133,6 +141,8 @@ impl Application {
             ),
             totp,
             trusted_proxies: settings.trusted_proxies.clone(),
+            dkim,
+            dns: crate::dns::Dns::new(settings.dns_resolver.as_deref())?,
         });
         let acceptor = TcpListener::bind(format!("{}:{}", settings.host, settings.port))
             .into_acceptor()

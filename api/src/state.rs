@@ -38,6 +38,10 @@ pub struct AppState {
     pub totp: crate::identity::totp::SecretBox,
     /// Proxies whose `X-Forwarded-For` names the client's address.
     pub trusted_proxies: crate::identity::address::TrustedProxies,
+    /// Seals the DKIM keys of sender domains; none without `DKIM_KEY_SECRET` (no domain can be added then).
+    pub dkim: Option<mail::dkim::KeyBox>,
+    /// The resolver of the domain check.
+    pub dns: crate::dns::Dns,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -5,6 +5,7 @@
 
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
+pub mod dkim;
 pub mod links;
 mod merge;
 mod message;
@@ -58,6 +59,21 @@ impl Mailer {
     pub async fn send(&self, message: &Outgoing) -> Result<(), MailError> {
         let built = message.build()?;
         self.send_message(built).await
+    }
+
+    /// Sends `message`, DKIM-signed when `signers` has a key for its From domain.
+    pub async fn send_signed(
+        &self,
+        message: &Outgoing,
+        signers: &dkim::Signers,
+    ) -> Result<(), MailError> {
+        let built = message.build()?;
+        let raw = dkim::format(&built, &message.from_address, signers)?;
+        self.transport
+            .send_raw(built.envelope(), &raw)
+            .await
+            .map(|_| ())
+            .map_err(smtp::classify)
     }
 
     pub async fn send_message(&self, message: Message) -> Result<(), MailError> {

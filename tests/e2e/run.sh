@@ -39,6 +39,10 @@ export TRACKING_SECRET="e2e-tracking-secret-e2e-tracking-secret"
 export BOUNCE_SECRET="e2e-bounce-secret-e2e-bounce-secret"
 export BOUNCE_LISTEN="127.0.0.1:$(free_port)"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
+# Sender domains: the DKIM key secret both must share, and a resolver on a port nobody answers, so the domain
+# check never asks the outside world (its records then show as "No answer").
+export DKIM_KEY_SECRET="0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e"
+export DNS_RESOLVER="127.0.0.1:$(free_port)"
 export PROVIDER_NAME="Compass Test Agency"
 # Many sign-ins come from one address during the suite; the limits themselves are covered by the api tests.
 export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000 AUTH_ACCOUNT_FAILURES_BEFORE_DELAY=0

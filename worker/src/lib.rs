@@ -37,6 +37,9 @@ pub struct Services {
     pub send_concurrency: usize,
     /// The sender of the product's own mail (scheduled reports): the api's `MAIL_FROM_ADDRESS`.
     pub mail_from_address: String,
+    /// Opens sender domains' DKIM keys (the api's `DKIM_KEY_SECRET`); without it a send from a domain with a key
+    /// fails rather than going out unsigned.
+    pub dkim: Option<mail::dkim::KeyBox>,
 }
 
 /// One job's view of the world: its client, its row, and the shared services.

@@ -51,6 +51,9 @@ struct Args {
     /// Sender of the product's own mail (scheduled reports), as the api's.
     #[arg(long, env = "MAIL_FROM_ADDRESS", default_value = mail::DEFAULT_MAIL_FROM_ADDRESS)]
     mail_from_address: String,
+    /// Key that opens sender domains' DKIM keys: the api's DKIM_KEY_SECRET (64 hex digits).
+    #[arg(long, env = "DKIM_KEY_SECRET", hide_env_values = true)]
+    dkim_key_secret: Option<telemetry::secret::Secret>,
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
     schedule_seconds: u64,
@@ -119,6 +122,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         send_rate_per_second: args.mail_rate_per_second,
         send_concurrency: args.smtp_pool_size as usize,
         mail_from_address: args.mail_from_address,
+        dkim: match args
+            .dkim_key_secret
+            .as_ref()
+            .map(|s| s.expose().trim().to_owned())
+        {
+            Some(hex) if !hex.is_empty() => Some(mail::dkim::KeyBox::from_hex(&hex)?),
+            _ => None,
+        },
     });
     let config = PoolConfig {
         concurrency: args.concurrency,

@@ -23,6 +23,7 @@ pub mod projections;
 pub mod reports;
 pub mod revenue;
 pub mod segments;
+pub mod sender_domains;
 pub mod session;
 pub mod settings;
 pub mod suppressions;
@@ -91,6 +92,7 @@ pub type Apis = (
         settings::SettingsApi,
         deliverability::pacing::PacingApi,
         delivery_webhooks::DeliveryWebhooksApi,
+        sender_domains::SenderDomainsApi,
     ),
     (jobs::JobsApi, workers::WorkersApi),
     (lists::ListsApi, list_members::ListMembersApi),
@@ -154,6 +156,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 settings::SettingsApi,
                 deliverability::pacing::PacingApi,
                 delivery_webhooks::DeliveryWebhooksApi,
+                sender_domains::SenderDomainsApi,
             ),
             (jobs::JobsApi, workers::WorkersApi),
             (lists::ListsApi, list_members::ListMembersApi),

@@ -1,5 +1,6 @@
 //! Warm-up plans: a new sender domain may send at most its day's cap, which grows each day from the plan's start
-//! (first-day cap × (1 + growth)^days). Days are UTC days.
+//! (first-day cap × (1 + growth)^days, the first day's cap before the start: the same figure as
+//! [`super::sender_domains::warmup_cap`], which the System page shows). Days are the database's (UTC) days.
 
 use sqlx::PgConnection;
 
@@ -29,12 +30,11 @@ pub async fn allowance_today(
              join senders s on s.id = v.sender_id),
          plans as (
              select d.domain,
-                    least(1e15, floor(sd.warmup_daily_cap
-                                      * power(1 + sd.warmup_growth_percent / 100.0,
-                                              current_date - sd.warmup_start)))::bigint as cap
+                    floor(least(1e12, sd.warmup_daily_cap
+                                      * power(1 + greatest(sd.warmup_growth_percent, 0) / 100.0,
+                                              greatest(current_date - sd.warmup_start, 0))))::bigint as cap
              from domains d join sender_domains sd on sd.domain = d.domain
-             where sd.warmup_start is not null and sd.warmup_daily_cap is not null
-               and sd.warmup_start <= current_date)
+             where sd.warmup_start is not null and sd.warmup_daily_cap is not null)
          select p.domain, p.cap,
                 p.cap - (select count(*) from mailing_recipients r
                          join mailings m on m.id = r.mailing_id

@@ -15,11 +15,12 @@ pub(super) type Batch = (i64, Vec<(i64, MailboxProvider, Rendered)>);
 pub(super) fn spawn_batch(
     ctx: &JobContext<'_>,
     mailing: &Arc<Vec<Mailing>>,
+    signers: &Arc<Signers>,
     mailing_id: i64,
     cursor: i64,
 ) -> tokio::task::JoinHandle<Result<Option<Batch>, JobError>> {
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
-    let (mailing, links) = (mailing.clone(), ctx.services.links.clone());
+    let (mailing, links, signers) = (mailing.clone(), ctx.services.links.clone(), signers.clone());
     let verp = ctx.services.verp.clone();
     tokio::spawn(async move {
         let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
@@ -33,7 +34,8 @@ pub(super) fn spawn_batch(
         let work = |part: Vec<Queued>,
                     mailing: Arc<Vec<Mailing>>,
                     links: LinkSigner,
-                    verp: Option<VerpSigner>| {
+                    verp: Option<VerpSigner>,
+                    signers: Arc<Signers>| {
             tokio::task::spawn_blocking(move || {
                 part.into_iter()
                     .map(|(contact_id, email, first_name, letter)| {
@@ -59,14 +61,24 @@ pub(super) fn spawn_batch(
                             };
                             copy.envelope_from = Some(verp.address(token, domain));
                         }
-                        let message = copy.build().map(|m| (m.envelope().clone(), m.formatted()));
+                        let message = copy.build().and_then(|m| {
+                            let raw =
+                                mail::dkim::format(&m, &variant.letter.from_address, &signers)?;
+                            Ok((m.envelope().clone(), raw))
+                        });
                         (contact_id, provider, message)
                     })
                     .collect::<Vec<_>>()
             })
         };
-        let a = work(first, mailing.clone(), links.clone(), verp.clone());
-        let b = work(second, mailing, links, verp);
+        let a = work(
+            first,
+            mailing.clone(),
+            links.clone(),
+            verp.clone(),
+            signers.clone(),
+        );
+        let b = work(second, mailing, links, verp, signers);
         let mut out = a.await?;
         out.extend(b.await?);
         Ok(Some((last, out)))

@@ -14,6 +14,7 @@ use batch::*;
 use domain::DeliveryStatus;
 use jobs::{JobError, JobResult};
 use journal::Journal;
+use mail::dkim::Signers;
 use mail::links::LinkSigner;
 use mail::render::{render, Letter};
 use mail::MergeValues;
@@ -68,6 +69,34 @@ async fn load_variants(
     Ok(out)
 }
 
+/// The DKIM signers of the variants' From domains, their keys opened once for the whole send.
+async fn signers(
+    ctx: &JobContext<'_>,
+    tx: &mut sqlx::PgConnection,
+    variants: &[Mailing],
+) -> Result<Signers, JobError> {
+    let mut domains: Vec<String> = variants
+        .iter()
+        .filter_map(|v| mail::dkim::domain_of(&v.letter.from_address))
+        .collect();
+    domains.sort();
+    domains.dedup();
+    let rows = store::deliverability::sender_domains::signing_keys(tx, &domains).await?;
+    mail::dkim::open_signers(
+        ctx.services.dkim.as_ref(),
+        ctx.client.id,
+        rows.iter().map(|r| {
+            (
+                r.domain.as_str(),
+                r.dkim_selector.as_str(),
+                r.dkim_algorithm.as_str(),
+                r.dkim_private_key.as_slice(),
+            )
+        }),
+    )
+    .map_err(|e| JobError::Invalid(format!("The mailing cannot be signed: {e}")))
+}
+
 pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, JobError> {
     let started = Instant::now();
     // One sender per mailing at a time. A worker that died released the lock with its connection; one that is
@@ -84,6 +113,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
             "The mailing or its sender no longer exists".to_owned(),
         ));
     }
+    let signers = Arc::new(signers(ctx, &mut tx, &variants).await?);
     let mailing = Arc::new(variants);
     let attempt = send::send_attempt(&mut tx, mailing_id).await?;
     // Recipients: the mailing's audience (its list or segment, minus its suppressions) with each one's variant,
@@ -122,7 +152,7 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     let log = Arc::new(SentLog::default());
     let recorder = record_sent(ctx, mailing_id, &log);
     let sending = async {
-        let outcome = send_all(ctx, &mailing, mailing_id, &journal, &log).await;
+        let outcome = send_all(ctx, &mailing, &signers, mailing_id, &journal, &log).await;
         log.finish();
         outcome
     };
@@ -154,6 +184,7 @@ fn journal_error(e: std::io::Error) -> JobError {
 async fn send_all(
     ctx: &JobContext<'_>,
     mailing: &Arc<Vec<Mailing>>,
+    signers: &Arc<Signers>,
     mailing_id: i64,
     journal: &Arc<Journal>,
     sent: &Arc<SentLog>,
@@ -171,7 +202,7 @@ async fn send_all(
         journal,
         sent,
     );
-    let outcome = send_batches(ctx, mailing, mailing_id, &outbox).await;
+    let outcome = send_batches(ctx, mailing, signers, mailing_id, &outbox).await;
     outbox.close().await;
     outcome
 }
@@ -179,6 +210,7 @@ async fn send_all(
 async fn send_batches(
     ctx: &JobContext<'_>,
     mailing: &Arc<Vec<Mailing>>,
+    signers: &Arc<Signers>,
     mailing_id: i64,
     outbox: &Outbox,
 ) -> Result<Option<String>, JobError> {
@@ -196,7 +228,7 @@ async fn send_batches(
     };
     // The next batch is read, rendered, signed and formatted by a task of its own while this one is sent, so the
     // SMTP stage never waits on the database or on the CPU work.
-    let mut next = spawn_batch(ctx, mailing, mailing_id, 0);
+    let mut next = spawn_batch(ctx, mailing, signers, mailing_id, 0);
     // Recipients to try again sit behind the cursor: once the rest is sent, the reading starts over for them.
     let mut retries_pending = false;
     loop {
@@ -212,10 +244,10 @@ async fn send_batches(
             // deferral already slowed its own provider's group (see `pace`), and no other.
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(Duration::from_secs(30));
-            next = spawn_batch(ctx, mailing, mailing_id, 0);
+            next = spawn_batch(ctx, mailing, signers, mailing_id, 0);
             continue;
         };
-        next = spawn_batch(ctx, mailing, mailing_id, cursor);
+        next = spawn_batch(ctx, mailing, signers, mailing_id, cursor);
         let sending = Instant::now();
         let mut rendered = rendered;
         let mut capped = false;

@@ -1,6 +1,6 @@
 //! One copy of a mailing sent at once to the signed-in user, built by the same code as every recipient's copy
 //! (tracked links, refcodes, unsubscribe, Message-ID) and marked as a test: "[Test] " before the subject and an
-//! `X-Compass-Test: 1` header. Its links are signed for no contact, so its opens and clicks go to the test-only
+//! `X-Compass-Test: 1` header, DKIM-signed like the real copies. Its links are signed for no contact, so its opens and clicks go to the test-only
 //! record and never count in the mailing's figures.
 
 use super::input::required;
@@ -30,7 +30,7 @@ pub(super) async fn send(
         ));
     }
     let mailing_id = input.mailing_id.unwrap_or(0);
-    let ((from_name, from_address, reply_to), body) = auth
+    let ((from_name, from_address, reply_to), body, signers) = auth
         .0
         .tx(state, Needs::Nothing, async |tx| {
             if input.mailing_id.is_some() && !store::mailings::exists(tx, mailing_id).await? {
@@ -47,7 +47,10 @@ pub(super) async fn send(
                 &input.body_html,
             )
             .await?;
-            Ok((sender, body))
+            let signers =
+                crate::routes::sender_domains::signers_for(state, tx, auth.0.client.id, &sender.1)
+                    .await?;
+            Ok((sender, body, signers))
         })
         .await?;
     let to = auth.0.claims.user.email.clone();
@@ -79,15 +82,19 @@ pub(super) async fn send(
     // Each test its own id: a mailbox that drops repeated Message-IDs would hide the second test.
     let sent_at = chrono::Utc::now().timestamp_micros();
     message.message_id = message.message_id.map(|id| format!("test{sent_at}.{id}"));
-    state.mailer.send(&message).await.map_err(|e| match e {
-        mail::MailError::Address(m) => ApiError::BadRequest(m),
-        other => {
-            tracing::warn!(error = %other, "test send failed");
-            ApiError::Unavailable(
-                "The mail server did not accept the message; try again shortly".to_owned(),
-            )
-        }
-    })?;
+    state
+        .mailer
+        .send_signed(&message, &signers)
+        .await
+        .map_err(|e| match e {
+            mail::MailError::Address(m) => ApiError::BadRequest(m),
+            other => {
+                tracing::warn!(error = %other, "test send failed");
+                ApiError::Unavailable(
+                    "The mail server did not accept the message; try again shortly".to_owned(),
+                )
+            }
+        })?;
     Ok(TestSendResult {
         message: "Draft sent".to_owned(),
         to,

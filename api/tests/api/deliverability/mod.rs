@@ -6,6 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use store::deliverability::{Kind, NewEvent, Source};
 
+mod dkim;
 mod guard;
 mod inbound;
 mod rates;

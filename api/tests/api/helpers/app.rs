@@ -1,6 +1,6 @@
 //! A test app: the api on a free port over the test database and Redis, with its settings.
 
-use super::{database_url, redis_url, unique, JWT_SECRET};
+use super::{database_url, redis_url, unique, DKIM_KEY_SECRET, JWT_SECRET};
 use api::{Application, Settings};
 use tenancy::Tenancy;
 
@@ -52,6 +52,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         max_upload_bytes: 4 * 1024 * 1024,
         smtp_url: "smtp://127.0.0.1:9".into(),
         tracking_secret: Default::default(),
+        dkim_key_secret: DKIM_KEY_SECRET.into(),
+        dns_resolver: None,
         public_url: "http://127.0.0.1".into(),
         form_views_per_minute: 0,
         form_submits_per_minute: 0,

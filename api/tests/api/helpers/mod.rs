@@ -2,12 +2,14 @@
 
 mod app;
 mod calls;
+mod dns_server;
 mod http_stub;
 mod mail_sink;
 mod tokens;
 mod workers;
 
 pub use app::*;
+pub use dns_server::*;
 pub use http_stub::*;
 pub use mail_sink::*;
 pub use tokens::*;
@@ -22,6 +24,9 @@ pub const PASSWORD: &str = "Sturdy-passw0rd";
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret!";
 /// The test workers' `BOUNCE_SECRET`: the bounce listener the tests start uses it too.
 pub const TEST_BOUNCE_SECRET: &str = "test-bounce-secret";
+/// The tests' DKIM_KEY_SECRET (api and workers alike).
+pub const DKIM_KEY_SECRET: &str =
+    "5f2b8c1d9e0a4b3c7d6e5f40312a1b2c3d4e5f60718293a4b5c6d7e8f9012345";
 
 pub fn database_url() -> String {
     std::env::var("TEST_DATABASE_URL")

@@ -114,6 +114,7 @@ impl TestApp {
             send_rate_per_second: 0,
             send_concurrency: 4,
             mail_from_address: mail::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
+            dkim: Some(mail::dkim::KeyBox::from_hex(super::DKIM_KEY_SECRET).unwrap()),
         })
     }
 

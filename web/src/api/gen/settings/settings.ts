@@ -30,8 +30,12 @@ import type {
   DeliveryWebhookReceipt,
   DeliveryWebhookUpdate,
   DeliveryWebhooks,
+  DomainCheck,
   ErrorMessage,
-  ProviderPacing
+  ProviderPacing,
+  SenderDomain,
+  SenderDomainInput,
+  WarmupInput
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
@@ -716,3 +720,451 @@ export const useDeliveryWebhook = <TError = ErrorType<ErrorMessage>,
       > => {
       return useMutation(getDeliveryWebhookMutationOptions(options), queryClient);
     }
+    export const getListSenderDomainsUrl = () => {
+
+
+
+
+  return `/api/sender-domains`
+}
+
+/**
+ * @summary The client's sender domains with their DKIM records and warm-up plans.
+ */
+export const listSenderDomains = async ( options?: Parameters<typeof customFetch>[1]): Promise<SenderDomain[]> => {
+
+  return customFetch<SenderDomain[]>(getListSenderDomainsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListSenderDomainsQueryKey = () => {
+    return [
+    `/api/sender-domains`
+    ] as const;
+    }
+
+
+export const getListSenderDomainsQueryOptions = <TData = Awaited<ReturnType<typeof listSenderDomains>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSenderDomainsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSenderDomains>>> = ({ signal }) => listSenderDomains({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSenderDomainsQueryResult = NonNullable<Awaited<ReturnType<typeof listSenderDomains>>>
+export type ListSenderDomainsQueryError = ErrorType<ErrorMessage>
+
+
+export function useListSenderDomains<TData = Awaited<ReturnType<typeof listSenderDomains>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSenderDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSenderDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSenderDomains<TData = Awaited<ReturnType<typeof listSenderDomains>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSenderDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSenderDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSenderDomains<TData = Awaited<ReturnType<typeof listSenderDomains>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The client's sender domains with their DKIM records and warm-up plans.
+ */
+
+export function useListSenderDomains<TData = Awaited<ReturnType<typeof listSenderDomains>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSenderDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSenderDomainsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCreateSenderDomainUrl = () => {
+
+
+
+
+  return `/api/sender-domains`
+}
+
+/**
+ * @summary Adds a sender domain: Compass generates its DKIM key and keeps the private half sealed.
+ */
+export const createSenderDomain = async (senderDomainInput: SenderDomainInput, options?: Parameters<typeof customFetch>[1]): Promise<SenderDomain> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<SenderDomain>(getCreateSenderDomainUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(senderDomainInput)
+  }
+);}
+
+
+
+
+
+export const getCreateSenderDomainMutationKey = () => ['createSenderDomain'] as const;
+
+export const getCreateSenderDomainMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSenderDomain>>, TError,CreateSenderDomainMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSenderDomain>>, TError,CreateSenderDomainMutationVariables, TContext> => {
+
+const mutationKey = getCreateSenderDomainMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSenderDomain>>, CreateSenderDomainMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createSenderDomain(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSenderDomainMutationResult = NonNullable<Awaited<ReturnType<typeof createSenderDomain>>>
+    export type CreateSenderDomainMutationBody = BodyType<SenderDomainInput>
+    export type CreateSenderDomainMutationError = ErrorType<ErrorMessage>
+    export type CreateSenderDomainMutationVariables = {data: BodyType<SenderDomainInput>}
+
+    /**
+ * @summary Adds a sender domain: Compass generates its DKIM key and keeps the private half sealed.
+ */
+export const useCreateSenderDomain = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSenderDomain>>, TError,CreateSenderDomainMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createSenderDomain>>,
+        TError,
+        CreateSenderDomainMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateSenderDomainMutationOptions(options), queryClient);
+    }
+    export const getDeleteSenderDomainUrl = (id: number,) => {
+
+
+
+
+  return `/api/sender-domains/${id}`
+}
+
+/**
+ * @summary Removes a sender domain and its key: its mail is no longer signed.
+ */
+export const deleteSenderDomain = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<void> => {
+
+  return customFetch<void>(getDeleteSenderDomainUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeleteSenderDomainMutationKey = () => ['deleteSenderDomain'] as const;
+
+export const getDeleteSenderDomainMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSenderDomain>>, TError,DeleteSenderDomainMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteSenderDomain>>, TError,DeleteSenderDomainMutationVariables, TContext> => {
+
+const mutationKey = getDeleteSenderDomainMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteSenderDomain>>, DeleteSenderDomainMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteSenderDomain(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteSenderDomainMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSenderDomain>>>
+
+    export type DeleteSenderDomainMutationError = ErrorType<ErrorMessage>
+    export type DeleteSenderDomainMutationVariables = {id: number}
+
+    /**
+ * @summary Removes a sender domain and its key: its mail is no longer signed.
+ */
+export const useDeleteSenderDomain = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSenderDomain>>, TError,DeleteSenderDomainMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteSenderDomain>>,
+        TError,
+        DeleteSenderDomainMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeleteSenderDomainMutationOptions(options), queryClient);
+    }
+    export const getUpdateSenderDomainWarmupUrl = (id: number,) => {
+
+
+
+
+  return `/api/sender-domains/${id}/warmup`
+}
+
+/**
+ * @summary Sets or removes a sender domain's warm-up plan.
+ */
+export const updateSenderDomainWarmup = async (id: number,
+    warmupInput: WarmupInput, options?: Parameters<typeof customFetch>[1]): Promise<SenderDomain> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<SenderDomain>(getUpdateSenderDomainWarmupUrl(id),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(warmupInput)
+  }
+);}
+
+
+
+
+
+export const getUpdateSenderDomainWarmupMutationKey = () => ['updateSenderDomainWarmup'] as const;
+
+export const getUpdateSenderDomainWarmupMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateSenderDomainWarmup>>, TError,UpdateSenderDomainWarmupMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateSenderDomainWarmup>>, TError,UpdateSenderDomainWarmupMutationVariables, TContext> => {
+
+const mutationKey = getUpdateSenderDomainWarmupMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateSenderDomainWarmup>>, UpdateSenderDomainWarmupMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateSenderDomainWarmup(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateSenderDomainWarmupMutationResult = NonNullable<Awaited<ReturnType<typeof updateSenderDomainWarmup>>>
+    export type UpdateSenderDomainWarmupMutationBody = BodyType<WarmupInput>
+    export type UpdateSenderDomainWarmupMutationError = ErrorType<ErrorMessage>
+    export type UpdateSenderDomainWarmupMutationVariables = {id: number;data: BodyType<WarmupInput>}
+
+    /**
+ * @summary Sets or removes a sender domain's warm-up plan.
+ */
+export const useUpdateSenderDomainWarmup = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateSenderDomainWarmup>>, TError,UpdateSenderDomainWarmupMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateSenderDomainWarmup>>,
+        TError,
+        UpdateSenderDomainWarmupMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateSenderDomainWarmupMutationOptions(options), queryClient);
+    }
+    export const getCheckSenderDomainUrl = (id: number,) => {
+
+
+
+
+  return `/api/sender-domains/${id}/check`
+}
+
+/**
+ * @summary Looks up the domain's SPF, DKIM and DMARC records and says whether its mail aligns and what to change.
+ */
+export const checkSenderDomain = async (id: number, options?: Parameters<typeof customFetch>[1]): Promise<DomainCheck> => {
+
+  return customFetch<DomainCheck>(getCheckSenderDomainUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getCheckSenderDomainQueryKey = (id: number,) => {
+    return [
+    `/api/sender-domains/${id}/check`
+    ] as const;
+    }
+
+
+export const getCheckSenderDomainQueryOptions = <TData = Awaited<ReturnType<typeof checkSenderDomain>>, TError = ErrorType<ErrorMessage>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getCheckSenderDomainQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkSenderDomain>>> = ({ signal }) => checkSenderDomain(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type CheckSenderDomainQueryResult = NonNullable<Awaited<ReturnType<typeof checkSenderDomain>>>
+export type CheckSenderDomainQueryError = ErrorType<ErrorMessage>
+
+
+export function useCheckSenderDomain<TData = Awaited<ReturnType<typeof checkSenderDomain>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof checkSenderDomain>>,
+          TError,
+          Awaited<ReturnType<typeof checkSenderDomain>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useCheckSenderDomain<TData = Awaited<ReturnType<typeof checkSenderDomain>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof checkSenderDomain>>,
+          TError,
+          Awaited<ReturnType<typeof checkSenderDomain>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useCheckSenderDomain<TData = Awaited<ReturnType<typeof checkSenderDomain>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Looks up the domain's SPF, DKIM and DMARC records and says whether its mail aligns and what to change.
+ */
+
+export function useCheckSenderDomain<TData = Awaited<ReturnType<typeof checkSenderDomain>>, TError = ErrorType<ErrorMessage>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkSenderDomain>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getCheckSenderDomainQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

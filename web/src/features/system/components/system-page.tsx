@@ -9,6 +9,7 @@ import { PacingCard } from './pacing-card';
 import { DeliveryWebhooksCard } from './delivery-webhooks-card';
 import { RecountListsButton } from './recount-lists-button';
 import { RevenueSettingsForm } from './revenue-settings-form';
+import { SenderDomainsCard } from './sender-domains-card';
 import { SendersCard } from './senders-card';
 import { WorkersCard } from './workers-card';
 
@@ -60,6 +61,7 @@ export function SystemPage() {
         </>
       )}
       <SendersCard />
+      <SenderDomainsCard />
       <PacingCard />
       <DeliveryWebhooksCard />
       <WorkersCard />
