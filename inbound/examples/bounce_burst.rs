@@ -130,7 +130,9 @@ impl Session {
     }
 
     async fn command(&mut self, line: &str) -> std::io::Result<String> {
-        self.writer.write_all(format!("{line}\r\n").as_bytes()).await?;
+        self.writer
+            .write_all(format!("{line}\r\n").as_bytes())
+            .await?;
         self.reply().await
     }
 
@@ -212,9 +214,12 @@ async fn sender(plan: Arc<Plan>, work: Arc<Work>) {
                 }
                 work.retries.fetch_add(1, Ordering::Relaxed);
                 session = None;
-                if other.is_err() {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                if let Ok(reply) = other {
+                    eprintln!("message {n} deferred: {reply}");
                 }
+                // A real MTA waits before it tries again; this keeps a listener that answers 451 from being
+                // hammered.
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
     }
@@ -262,7 +267,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let watchdog = async {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            let since = work.progress.lock().map(|p| p.elapsed()).unwrap_or_default();
+            let since = work
+                .progress
+                .lock()
+                .map(|p| p.elapsed())
+                .unwrap_or_default();
             if since > stall {
                 eprintln!("no progress for {} s: giving up", stall.as_secs());
                 return;
