@@ -118,7 +118,7 @@ printf '\nprofile         %s%s\n' "$PROFILE" "${KILL:+ (fault run: listener kill
 printf 'events          %d over %d sessions; %s retries, %s refused (5xx)\n' "$EVENTS" "$CONNECTIONS" "$retries" "$refused"
 printf 'acknowledged    %s events/s (250s per second; target >= 5,000)\n' "$rate"
 printf 'floor           %s events/s (COPY of %d rows, %.2f s)\n' "$floor_rate" "$EVENTS" "$floor_seconds"
-printf 'ratio           %.2f of the floor\n' "$(calc "$rate / $floor_rate")"
+printf 'ratio           %.3f of the floor\n' "$(calc "$rate / $floor_rate")"
 printf 'load            %s\n' "${load#*load average: }"
 printf 'stored          %s acknowledged, %s delivery_events rows (%s contacts), %s acknowledged but missing, %s not acknowledged  %s\n' \
   "$acked" "$rows" "$distinct_ids" "$missing" "$extra" "$verdict"
