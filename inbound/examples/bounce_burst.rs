@@ -1,4 +1,4 @@
-//! Load client for tests/bench/bounces.sh and tests/fault/bounces.sh: CONNECTIONS SMTP sessions send EVENTS bounce
+//! Load client for tests/bench/bounces.sh and tests/faults/bounces.sh: CONNECTIONS SMTP sessions send EVENTS bounce
 //! messages (hard 5.1.1 DSNs, every fourth an ARF abuse complaint) to the signed VERP addresses of contacts
 //! FIRST_CONTACT .. FIRST_CONTACT+EVENTS-1 of one mailing, one message per contact, as remote MTAs would.
 //!

@@ -8,7 +8,7 @@
 #
 #   tests/bench/bounces.sh [EVENTS] [CONNECTIONS] [--kill]     PROFILE=debug uses the debug build (default release)
 #
-# --kill (the fault run; tests/fault/bounces.sh): kills the listener with SIGKILL twice during the burst, at a third
+# --kill (the fault run; tests/faults/bounces.sh): kills the listener with SIGKILL twice during the burst, at a third
 # and at two thirds of the events stored, and starts it again on the same port each time. The load client sends
 # again whatever was not answered 250, as a real MTA does; every acknowledged message must be stored exactly once.
 set -euo pipefail
