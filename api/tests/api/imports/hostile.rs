@@ -146,6 +146,7 @@ async fn media_and_external_mailings_uploads_take_the_upload_limit() {
             "POST /api/external-mailings/import",
             "POST /api/imports/contacts",
             "POST /api/media/import",
+            "POST /api/suppressions/import",
         ]
     );
     // The upload limit is 4 MiB in the tests and the body limit 64 KiB.

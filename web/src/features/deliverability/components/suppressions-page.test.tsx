@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SuppressionPage, SuppressionRow } from '@/api/gen/model';
+import type { Me, SuppressionPage, SuppressionRow } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
 import { sent, sentOnce, server, settled } from '@/test/msw';
 import { renderWithProviders } from '@/test/utils';
@@ -28,7 +28,35 @@ const BOUNCE: SuppressionRow = {
 
 const page = (rows: SuppressionRow[]): SuppressionPage => ({ suppressions: rows, total: rows.length, page: 1, pageSize: 50 });
 
+/** The signed-in user with `permissions` in this client. */
+const me = (permissions: string[]): Me => ({
+  id: 7,
+  kind: 'client',
+  email: 'ada@example.org',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '',
+  twoFactorMethod: 'email',
+  authenticatorEnrolled: false,
+  permissions,
+  universalPermissions: [],
+  canSwitchClient: false,
+});
+
 describe('SuppressionsPage', () => {
+  it('offers lifting, import and export to administrators only', async () => {
+    server.use(
+      http.get('/auth-api/session/me', () => HttpResponse.json(me(['pageContacts']))),
+      http.get('/api/suppressions', () => HttpResponse.json(page([BOUNCE]))),
+    );
+    renderWithProviders(<SuppressionsPage />);
+    await screen.findByText('gone@example.org');
+    expect(screen.getByRole('button', { name: 'Add addresses' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Lift gone@example.org' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Import CSV' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
   it('lists each suppression with its reason, source, mailing and evidence', async () => {
     server.use(http.get('/api/suppressions', () => HttpResponse.json(page([BOUNCE]))));
     renderWithProviders(<SuppressionsPage />);
@@ -43,6 +71,7 @@ describe('SuppressionsPage', () => {
 
   it('searches by address and lifts one only after the confirmation', async () => {
     server.use(
+      http.get('/auth-api/session/me', () => HttpResponse.json(me(['pageContacts', 'edit role']))),
       http.get('/api/suppressions', () => HttpResponse.json(page([BOUNCE]))),
       http.post('/api/suppressions/5/lift', () => new HttpResponse(null, { status: 204 })),
     );

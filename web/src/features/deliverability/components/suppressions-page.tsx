@@ -5,7 +5,8 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { getListSuppressionsQueryKey, useLiftSuppression, useListSuppressions } from '@/api/gen';
+import { getListSuppressionsQueryKey, useGetMe, useLiftSuppression, useListSuppressions } from '@/api/gen';
+import { EDIT_ROLE, hasPermission } from '@/lib/permissions';
 import type { SuppressionRow } from '@/api/gen/model';
 import { columnsFor, DataTable } from '@/components/data-table';
 import { downloadFile } from '@/lib/download';
@@ -35,7 +36,7 @@ function Evidence({ row }: { row: SuppressionRow }) {
 }
 
 /** The row's actions travel in the row, so the columns stay fixed. */
-type Row = SuppressionRow & { onLift: (row: SuppressionRow) => void };
+type Row = SuppressionRow & { onLift: ((row: SuppressionRow) => void) | null };
 
 const col = columnsFor<Row>();
 const columns = col.columns([
@@ -53,17 +54,22 @@ const columns = col.columns([
   col.display({
     id: 'actions',
     header: () => <span className="visually-hidden">Actions</span>,
-    cell: ({ row: { original: r } }) => (
-      <Button size="sm" variant="outline-danger" aria-label={`Lift ${r.email}`} onClick={() => r.onLift(r)}>
-        Lift
-      </Button>
-    ),
+    cell: ({ row: { original: r } }) => {
+      const onLift = r.onLift;
+      return onLift ? (
+        <Button size="sm" variant="outline-danger" aria-label={`Lift ${r.email}`} onClick={() => onLift(r)}>
+          Lift
+        </Button>
+      ) : null;
+    },
   }),
 ]);
 
 /** Addresses no mailing may mail: searched, lifted (after a confirmation), added by hand, imported and exported. */
 export function SuppressionsPage() {
   const queryClient = useQueryClient();
+  // Lifting, importing and exporting the list are the administrator's; anyone who keeps the contacts may add.
+  const admin = hasPermission(useGetMe().data, EDIT_ROLE, 'client');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [lifting, setLifting] = useState<SuppressionRow | null>(null);
@@ -85,7 +91,7 @@ export function SuppressionsPage() {
     },
   });
   const data = list.data;
-  const rows: Row[] = (data?.suppressions ?? []).map((s) => ({ ...s, onLift: setLifting }));
+  const rows: Row[] = (data?.suppressions ?? []).map((s) => ({ ...s, onLift: admin ? setLifting : null }));
 
   return (
     <>
@@ -93,17 +99,23 @@ export function SuppressionsPage() {
         <h1 className="h3 mb-0">Suppressions</h1>
         <div className="d-flex gap-2">
           <Button onClick={() => setDialog('add')}>Add addresses</Button>
-          <Button variant="outline-primary" onClick={() => setDialog('import')}>
-            Import CSV
-          </Button>
-          <Button
-            variant="outline-secondary"
-            onClick={() =>
-              void downloadFile('/api/suppressions/export', 'suppressions.csv').catch((e: unknown) => notifyError(e))
-            }
-          >
-            Export CSV
-          </Button>
+          {admin && (
+            <>
+              <Button variant="outline-primary" onClick={() => setDialog('import')}>
+                Import CSV
+              </Button>
+              <Button
+                variant="outline-secondary"
+                onClick={() =>
+                  void downloadFile('/api/suppressions/export', 'suppressions.csv').catch((e: unknown) =>
+                    notifyError(e),
+                  )
+                }
+              >
+                Export CSV
+              </Button>
+            </>
+          )}
         </div>
       </div>
       <p className="text-body-secondary">
