@@ -27,14 +27,14 @@ pub struct DeliveryWebhook {
     pub enabled: bool,
     /// The path to give the relay, after this server's address.
     pub path: String,
-    #[oai(rename = "postmarkUsername")]
+    #[oai(nullable, rename = "postmarkUsername")]
     pub postmark_username: Option<String>,
     #[oai(rename = "postmarkPasswordSet")]
     pub postmark_password_set: bool,
     #[oai(rename = "mailgunSigningKeySet")]
     pub mailgun_signing_key_set: bool,
     /// The verification key as entered (it is public).
-    #[oai(rename = "sendgridPublicKey")]
+    #[oai(nullable, rename = "sendgridPublicKey")]
     pub sendgrid_public_key: Option<String>,
     #[oai(rename = "sesTopicArns")]
     pub ses_topic_arns: Vec<String>,
@@ -50,7 +50,7 @@ pub struct SesSubscription {
     pub subscribe_url: String,
     #[oai(rename = "receivedAt")]
     pub received_at: DateTime<Utc>,
-    #[oai(rename = "confirmedAt")]
+    #[oai(nullable, rename = "confirmedAt")]
     pub confirmed_at: Option<DateTime<Utc>>,
 }
 

@@ -112,7 +112,7 @@ test('E-mail Analytics shows the month, the heat map, the providers and external
   await expect(note).toContainText('E-mail revenue is by send date');
   await expect(note).toContainText('adds the revenue and deliveries of external mailings');
   await expect(page.getByRole('img', { name: 'Click rate by send hour and weekday' })).toBeVisible();
-  const providers = page.getByRole('table', { name: 'By mailbox provider' });
+  const providers = page.getByRole('table', { name: 'By mailbox provider', exact: true });
   await expect(providers.getByRole('row').filter({ hasText: 'Gmail' })).toContainText('100.0%');
   const external = page.getByRole('table', { name: 'External mailings' });
   await expect(external.getByRole('row').filter({ hasText: 'E2E partner blast' })).toContainText('lemlist');

@@ -14,6 +14,7 @@ const RECIPIENTS: i64 = 3000;
 
 #[tokio::test]
 async fn a_worker_killed_mid_send_and_restarted_mails_everyone_exactly_once() {
+    let _alone = crate::ONE_AT_A_TIME.lock().await;
     let setup = Setup {
         database_url: env(
             "TEST_DATABASE_URL",

@@ -21,6 +21,7 @@ type Inbox = Arc<Mutex<HashMap<String, Vec<String>>>>;
 
 #[tokio::test]
 async fn a_worker_killed_mid_winner_send_loses_and_duplicates_nothing() {
+    let _alone = crate::ONE_AT_A_TIME.lock().await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let setup = Setup {
         database_url: env(

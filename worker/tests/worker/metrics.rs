@@ -49,6 +49,7 @@ fn sample(text: &str, series: &str) -> Option<f64> {
 
 #[tokio::test]
 async fn worker_metrics_count_jobs_by_kind_and_outcome_messages_sent_and_queue_depth() {
+    let _alone = crate::ONE_AT_A_TIME.lock().await;
     let database_url = env(
         "TEST_DATABASE_URL",
         "postgres://postgres@127.0.0.1:5432/compass_test",

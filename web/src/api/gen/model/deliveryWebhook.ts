@@ -15,10 +15,14 @@ export interface DeliveryWebhook {
   enabled: boolean;
   /** The path to give the relay, after this server's address. */
   path: string;
-  postmarkUsername?: string;
+  /** @nullable */
+  postmarkUsername?: string | null;
   postmarkPasswordSet: boolean;
   mailgunSigningKeySet: boolean;
-  /** The verification key as entered (it is public). */
-  sendgridPublicKey?: string;
+  /**
+     * The verification key as entered (it is public).
+     * @nullable
+     */
+  sendgridPublicKey?: string | null;
   sesTopicArns: string[];
 }

@@ -14,5 +14,6 @@ export interface SesSubscription {
   /** Visit this address to confirm the subscription (done automatically unless certificates are pinned). */
   subscribeUrl: string;
   receivedAt: string;
-  confirmedAt?: string;
+  /** @nullable */
+  confirmedAt?: string | null;
 }

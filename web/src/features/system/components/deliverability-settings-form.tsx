@@ -118,7 +118,7 @@ export function DeliverabilitySettingsForm({ settings }: { settings: AppSettings
         </div>
       </div>
       <Button type="submit" disabled={update.isPending || anyBad}>
-        Save
+        Save deliverability settings
       </Button>
     </Form>
   );
