@@ -91,6 +91,7 @@ pub type Apis = (
     (
         settings::SettingsApi,
         deliverability::pacing::PacingApi,
+        deliverability::rates::RatesApi,
         delivery_webhooks::DeliveryWebhooksApi,
         sender_domains::SenderDomainsApi,
     ),
@@ -155,6 +156,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
             (
                 settings::SettingsApi,
                 deliverability::pacing::PacingApi,
+                deliverability::rates::RatesApi,
                 delivery_webhooks::DeliveryWebhooksApi,
                 sender_domains::SenderDomainsApi,
             ),

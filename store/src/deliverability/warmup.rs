@@ -1,11 +1,13 @@
 //! Warm-up plans: a new sender domain may send at most its day's cap, which grows each day from the plan's start
-//! (first-day cap × (1 + growth)^days, the first day's cap before the start: the same figure as
-//! [`super::sender_domains::warmup_cap`], which the System page shows). Days are the database's (UTC) days.
+//! (first-day cap × (1 + growth)^days, the first day's cap before the start; computed once, by
+//! [`warmup_cap`], for the send and the System page alike). Days are the database's (UTC) days.
 
+use super::sender_domains::warmup_cap;
+use chrono::NaiveDate;
 use sqlx::PgConnection;
 
 /// The tightest warm-up plan among the From domains of a mailing's variants, today.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Allowance {
     pub domain: String,
     /// Today's cap.
@@ -16,39 +18,45 @@ pub struct Allowance {
 
 /// The allowance of the mailing's tightest warm-up plan; None when no From domain of it has a plan running.
 /// Counting today's copies reads the day's sent rows once per send (plans belong to new domains: small volumes).
+/// The cap itself is [`warmup_cap`]'s, the one the System page shows.
 pub async fn allowance_today(
     conn: &mut PgConnection,
     mailing_id: i64,
 ) -> Result<Option<Allowance>, sqlx::Error> {
-    sqlx::query_as(
+    let plans: Vec<(String, NaiveDate, i32, i32, NaiveDate, i64)> = sqlx::query_as(
         "with domains as (
              select distinct lower(split_part(s.from_address, '@', 2)) as domain
              from (select m.sender_id from mailings m where m.id = $1
                    union all
                    select coalesce(x.sender_id, m.sender_id) from mailing_variants x
                    join mailings m on m.id = x.mailing_id where x.mailing_id = $1) v
-             join senders s on s.id = v.sender_id),
-         plans as (
-             select d.domain,
-                    floor(least(1e12, sd.warmup_daily_cap
-                                      * power(1 + greatest(sd.warmup_growth_percent, 0) / 100.0,
-                                              greatest(current_date - sd.warmup_start, 0))))::bigint as cap
-             from domains d join sender_domains sd on sd.domain = d.domain
-             where sd.warmup_start is not null and sd.warmup_daily_cap is not null)
-         select p.domain, p.cap,
-                p.cap - (select count(*) from mailing_recipients r
-                         join mailings m on m.id = r.mailing_id
-                         left join mailing_variants x on x.mailing_id = r.mailing_id and x.letter = r.variant
-                         join senders s on s.id = coalesce(x.sender_id, m.sender_id)
-                         where r.status = 'sent' and r.sent_at >= current_date
-                           and lower(split_part(s.from_address, '@', 2)) = p.domain) as remaining
-         from plans p
-         order by remaining, p.domain
-         limit 1",
+             join senders s on s.id = v.sender_id)
+         select d.domain, sd.warmup_start, sd.warmup_daily_cap, sd.warmup_growth_percent, current_date,
+                (select count(*) from mailing_recipients r
+                 join mailings m on m.id = r.mailing_id
+                 left join mailing_variants x on x.mailing_id = r.mailing_id and x.letter = r.variant
+                 join senders s on s.id = coalesce(x.sender_id, m.sender_id)
+                 where r.status = 'sent' and r.sent_at >= current_date
+                   and lower(split_part(s.from_address, '@', 2)) = d.domain) as sent_today
+         from domains d join sender_domains sd on sd.domain = d.domain
+         where sd.warmup_start is not null and sd.warmup_daily_cap is not null",
     )
     .bind(mailing_id)
-    .fetch_optional(conn)
-    .await
+    .fetch_all(conn)
+    .await?;
+    Ok(plans
+        .into_iter()
+        .filter_map(
+            |(domain, start, first_day_cap, growth, today, sent_today)| {
+                let cap = warmup_cap(start, first_day_cap, growth, today)?;
+                Some(Allowance {
+                    domain,
+                    cap,
+                    remaining: cap - sent_today,
+                })
+            },
+        )
+        .min_by(|a, b| (a.remaining, &a.domain).cmp(&(b.remaining, &b.domain))))
 }
 
 /// Holds the mailing until the next UTC day, when the scheduler resumes it.

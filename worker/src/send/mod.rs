@@ -4,6 +4,8 @@
 //! mails anyone twice. One worker sends a mailing at a time (a lock per mailing).
 
 mod batch;
+mod guard;
+mod heard;
 mod journal;
 mod outbox;
 mod pace;
@@ -12,6 +14,8 @@ mod sent_log;
 use crate::JobContext;
 use batch::*;
 use domain::DeliveryStatus;
+use guard::{guard, thousands};
+use heard::heard;
 use jobs::{JobError, JobResult};
 use journal::Journal;
 use mail::dkim::Signers;
@@ -23,7 +27,7 @@ use sent_log::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use store::deliverability::{Kind, NewEvent, Source};
+use store::deliverability::Kind;
 use store::send;
 
 const BATCH: i64 = 1000;
@@ -336,61 +340,6 @@ async fn send_batches(
     Ok(None)
 }
 
-/// The send guard, after each batch: a complaint or hard-bounce rate past the client's limit over the first
-/// delivered copies pauses the mailing (the dashboard's alerts show it) until a person resumes it.
-async fn guard(ctx: &JobContext<'_>, mailing_id: i64) -> Result<Option<String>, JobError> {
-    let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    let Some(trip) = store::deliverability::guard::check(&mut tx, mailing_id).await? else {
-        tx.commit().await?;
-        return Ok(None);
-    };
-    let message = guard_message(&trip);
-    store::deliverability::guard::pause(&mut tx, mailing_id, &message).await?;
-    tx.commit().await?;
-    tracing::warn!(mailing_id, reason = %message, "send paused by the guard");
-    Ok(Some(message))
-}
-
-fn guard_message(trip: &store::deliverability::guard::Trip) -> String {
-    use store::deliverability::guard::Tripped;
-    match trip.rate {
-        Tripped::Complaints => format!(
-            "Paused: {} % of the first {} delivered complained (limit {} %). Resume when you have checked the list.",
-            percent(trip.percent),
-            thousands(trip.delivered),
-            percent(trip.limit_percent)
-        ),
-        Tripped::HardBounces => format!(
-            "Paused: {} % of the first {} sent bounced for good (limit {} %). Resume when you have checked the list.",
-            percent(trip.percent),
-            thousands(trip.sent),
-            percent(trip.limit_percent)
-        ),
-    }
-}
-
-/// Two places at most, without trailing zeros: 0.42, 0.3, 5.
-fn percent(value: f64) -> String {
-    let text = format!("{value:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
-/// 2000 as 2,000.
-fn thousands(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    if n < 0 {
-        out.insert(0, '-');
-    }
-    out
-}
-
 async fn mark(
     ctx: &JobContext<'_>,
     mailing_id: i64,
@@ -402,51 +351,6 @@ async fn mark(
     send::recipients::mark(&mut tx, mailing_id, contact_id, status.as_str(), error).await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// What the receiving server said during the send, as a delivery event: a refusal suppresses the address and
-/// marks the contact bounced, as any hard bounce does; a deferral is kept for the rates per mailbox provider.
-async fn heard(
-    ctx: &JobContext<'_>,
-    mailing_id: i64,
-    contact_id: i64,
-    kind: Kind,
-    reply: &str,
-) -> Result<(), JobError> {
-    let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    store::deliverability::record(
-        &mut tx,
-        &[NewEvent {
-            source: Source::Smtp,
-            source_event_id: None,
-            kind,
-            status_code: enhanced_status(reply),
-            diagnostic: Some(reply.to_owned()),
-            email: String::new(),
-            mailing_id: Some(mailing_id),
-            contact_id: Some(contact_id),
-            occurred_at: chrono::Utc::now(),
-            evidence_id: None,
-        }],
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(())
-}
-
-/// The enhanced status code (`5.1.1`) in a server's reply, when it gives one.
-fn enhanced_status(reply: &str) -> Option<String> {
-    reply
-        .split(|c: char| c.is_whitespace() || c == ':' || c == ',')
-        .find(|word| {
-            let parts: Vec<&str> = word.split('.').collect();
-            parts.len() == 3
-                && matches!(parts[0], "2" | "4" | "5")
-                && parts[1..]
-                    .iter()
-                    .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .map(str::to_owned)
 }
 
 async fn summary(
@@ -473,36 +377,4 @@ async fn summary(
         segment_id: None,
         details: json!({ "recipients": total, "sent": sent, "bounced": bounced, "failed": failed }),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use store::deliverability::guard::{Trip, Tripped};
-
-    #[test]
-    fn the_guard_says_which_rate_and_its_value() {
-        let trip = Trip {
-            rate: Tripped::Complaints,
-            percent: 0.42,
-            limit_percent: 0.3,
-            delivered: 2000,
-            sent: 2010,
-        };
-        assert_eq!(
-            guard_message(&trip),
-            "Paused: 0.42 % of the first 2,000 delivered complained (limit 0.3 %). Resume when you have checked the list."
-        );
-        let trip = Trip {
-            rate: Tripped::HardBounces,
-            percent: 6.0,
-            limit_percent: 5.0,
-            delivered: 940,
-            sent: 1000,
-        };
-        assert_eq!(
-            guard_message(&trip),
-            "Paused: 6 % of the first 1,000 sent bounced for good (limit 5 %). Resume when you have checked the list."
-        );
-    }
 }

@@ -1,3 +1,4 @@
 //! Deliverability settings and figures of the current client.
 
 pub mod pacing;
+pub mod rates;

@@ -58,6 +58,115 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
+export const getGetDeliveryRatesUrl = (params: GetDeliveryRatesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/delivery-rates?${stringifiedParams}` : `/api/delivery-rates`
+}
+
+/**
+ * @summary Bounce and complaint rates per mailing, per sender (From) domain or per mailbox provider, of one mailing
+(`mailingId`) or of the mailings sent from `from` to `to` (the client's days, both included).
+ */
+export const getDeliveryRates = async (params: GetDeliveryRatesParams, options?: Parameters<typeof customFetch>[1]): Promise<DeliveryRates[]> => {
+
+  return customFetch<DeliveryRates[]>(getGetDeliveryRatesUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetDeliveryRatesQueryKey = (params?: GetDeliveryRatesParams,) => {
+    return [
+    `/api/delivery-rates`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetDeliveryRatesQueryOptions = <TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetDeliveryRatesQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDeliveryRates>>> = ({ signal }) => getDeliveryRates(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDeliveryRatesQueryResult = NonNullable<Awaited<ReturnType<typeof getDeliveryRates>>>
+export type GetDeliveryRatesQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
+ params: GetDeliveryRatesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeliveryRates>>,
+          TError,
+          Awaited<ReturnType<typeof getDeliveryRates>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
+ params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeliveryRates>>,
+          TError,
+          Awaited<ReturnType<typeof getDeliveryRates>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
+ params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Bounce and complaint rates per mailing, per sender (From) domain or per mailbox provider, of one mailing
+(`mailingId`) or of the mailings sent from `from` to `to` (the client's days, both included).
+ */
+
+export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
+ params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetDeliveryRatesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
 export const getListSuppressionsUrl = (params?: ListSuppressionsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -591,115 +700,6 @@ export function useDownloadDeliveryEvidence<TData = Awaited<ReturnType<typeof do
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getDownloadDeliveryEvidenceQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
-export const getGetDeliveryRatesUrl = (params: GetDeliveryRatesParams,) => {
-  const normalizedParams = new URLSearchParams();
-
-  Object.entries(params || {}).forEach(([key, value]) => {
-
-    if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value))
-    }
-  });
-
-  const stringifiedParams = normalizedParams.toString();
-
-  return stringifiedParams.length > 0 ? `/api/delivery-rates?${stringifiedParams}` : `/api/delivery-rates`
-}
-
-/**
- * @summary Bounce and complaint rates per mailing, per sender (From) domain or per mailbox provider, of one mailing
-(`mailingId`) or of the mailings sent from `from` to `to` (the client's days, both included).
- */
-export const getDeliveryRates = async (params: GetDeliveryRatesParams, options?: Parameters<typeof customFetch>[1]): Promise<DeliveryRates[]> => {
-
-  return customFetch<DeliveryRates[]>(getGetDeliveryRatesUrl(params),
-  {
-    ...options,
-    method: 'GET'
-
-
-  }
-);}
-
-
-
-
-
-export const getGetDeliveryRatesQueryKey = (params?: GetDeliveryRatesParams,) => {
-    return [
-    `/api/delivery-rates`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getGetDeliveryRatesQueryOptions = <TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetDeliveryRatesQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDeliveryRates>>> = ({ signal }) => getDeliveryRates(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetDeliveryRatesQueryResult = NonNullable<Awaited<ReturnType<typeof getDeliveryRates>>>
-export type GetDeliveryRatesQueryError = ErrorType<ErrorMessage>
-
-
-export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
- params: GetDeliveryRatesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getDeliveryRates>>,
-          TError,
-          Awaited<ReturnType<typeof getDeliveryRates>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
- params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getDeliveryRates>>,
-          TError,
-          Awaited<ReturnType<typeof getDeliveryRates>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
- params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Bounce and complaint rates per mailing, per sender (From) domain or per mailbox provider, of one mailing
-(`mailingId`) or of the mailings sent from `from` to `to` (the client's days, both included).
- */
-
-export function useGetDeliveryRates<TData = Awaited<ReturnType<typeof getDeliveryRates>>, TError = ErrorType<ErrorMessage>>(
- params: GetDeliveryRatesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeliveryRates>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetDeliveryRatesQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
