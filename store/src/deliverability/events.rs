@@ -149,7 +149,8 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
     // New events go to a temporary table so the rules below see exactly this batch's new rows.
     sqlx::query(
         "create temporary table if not exists new_delivery_events
-             (id bigint, kind text, bounce_type text, email text, contact_id bigint) on commit delete rows",
+             (id bigint, kind text, bounce_type text, email text, mailing_id bigint, contact_id bigint)
+             on commit delete rows",
     )
     .execute(&mut *conn)
     .await?;
@@ -185,8 +186,8 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
                     r.contact_id, r.occurred_at, r.evidence_id
              from resolved r
              on conflict (source, source_event_id) do nothing
-             returning id, kind, bounce_type, email, contact_id)
-         insert into new_delivery_events select id, kind, bounce_type, email, contact_id from inserted",
+             returning id, kind, bounce_type, email, mailing_id, contact_id)
+         insert into new_delivery_events select id, kind, bounce_type, email, mailing_id, contact_id from inserted",
     )
     .bind(&source)
     .bind(&source_event_id)
@@ -244,6 +245,17 @@ async fn apply_rules(conn: &mut PgConnection) -> Result<u64, sqlx::Error> {
                where (kind in ('complained', 'unsubscribed') or bounce_type = 'hard') and contact_id is not null
                order by email, (kind = 'bounced')) n
          where c.id = n.contact_id and c.subscription = 'subscribed'",
+    )
+    .execute(&mut *conn)
+    .await?;
+    // A copy that bounced for good after the server took it was never delivered: its recipient row says so, and
+    // every page that counts delivered copies (the mailing, Performance, E-mail Analytics, the rates) reads that row
+    // (docs/metrics.md "Delivered").
+    sqlx::query(
+        "update mailing_recipients r set status = 'bounced'
+         from (select distinct mailing_id, contact_id from new_delivery_events
+               where bounce_type = 'hard' and mailing_id is not null and contact_id is not null) n
+         where r.mailing_id = n.mailing_id and r.contact_id = n.contact_id and r.status = 'sent'",
     )
     .execute(&mut *conn)
     .await?;

@@ -1,7 +1,9 @@
 //! The rates that guard the sender, one definition for the mailing page, Performance and E-mail Analytics
 //! (docs/deliverability.md "Rates"): a recipient counts as sent once a server took or refused the message; bounce
 //! rate = bounced recipients / sent (hard and soft apart, a recipient with both counts as hard); complaint rate =
-//! recipients who complained / delivered, where delivered = sent - hard bounced.
+//! recipients who complained / delivered, where delivered = sent - hard bounced. A hard bounce, refused during the
+//! send or heard after it, is the recipient row's `bounced` status (`record` sets it), so "delivered" here is the
+//! delivered of the mailing page, Performance and E-mail Analytics.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -75,7 +77,6 @@ pub async fn rates(
                and ($4::timestamptz is null or coalesce(mr.sent_at, m.send_time) < $4)),
          ev as (
              select e.mailing_id, e.contact_id,
-                    bool_or(e.kind = 'bounced' and e.bounce_type = 'hard') as hard,
                     bool_or(e.kind = 'bounced' and e.bounce_type = 'soft') as soft,
                     bool_or(e.kind = 'complained') as complained
              from delivery_events e
@@ -85,9 +86,8 @@ pub async fn rates(
              group by e.mailing_id, e.contact_id),
          f as (
              select r.grp, min(r.label) as label, count(*) as sent,
-                    count(*) filter (where r.status = 'bounced' or coalesce(ev.hard, false)) as hard_bounced,
-                    count(*) filter (where not (r.status = 'bounced' or coalesce(ev.hard, false))
-                                       and coalesce(ev.soft, false)) as soft_bounced,
+                    count(*) filter (where r.status = 'bounced') as hard_bounced,
+                    count(*) filter (where r.status = 'sent' and coalesce(ev.soft, false)) as soft_bounced,
                     count(*) filter (where coalesce(ev.complained, false)) as complained
              from r left join ev on ev.mailing_id = r.mailing_id and ev.contact_id = r.contact_id
              group by r.grp)

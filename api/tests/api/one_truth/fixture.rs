@@ -71,6 +71,7 @@ pub(super) async fn load(app: &TestApp, client: &Client) -> (String, String, Str
             .await
             .unwrap_or_else(|e| panic!("{e}: {sql}"));
     }
+    heard_after_the_send(&mut tx).await;
     let days: (String, String, String) = sqlx::query_as(
         "select to_char(date_trunc('month', now() at time zone s.time_zone), 'YYYY-MM-DD'),
                 to_char(now() at time zone s.time_zone, 'YYYY-MM-DD'),
@@ -82,6 +83,37 @@ pub(super) async fn load(app: &TestApp, client: &Client) -> (String, String, Str
     .unwrap();
     tx.commit().await.unwrap();
     days
+}
+
+/// What came back after "This month appeal" went out, through the path the bounce listener and the webhooks use:
+/// c@'s copy bounced for good (a delivery report), a@'s was deferred once (a soft bounce), b@ complained.
+async fn heard_after_the_send(tx: &mut sqlx::PgConnection) {
+    use store::deliverability::{record, Kind, NewEvent, Source};
+    let mailing: i64 =
+        sqlx::query_scalar("select id from mailings where name = 'This month appeal'")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    let events: Vec<NewEvent> = [
+        ("c@example.org", Kind::HardBounce, Source::Dsn),
+        ("a@example.org", Kind::SoftBounce, Source::Dsn),
+        ("b@example.org", Kind::Complained, Source::Arf),
+    ]
+    .into_iter()
+    .map(|(email, kind, source)| NewEvent {
+        source,
+        source_event_id: Some(format!("one-truth-{email}")),
+        kind,
+        status_code: None,
+        diagnostic: None,
+        email: email.to_owned(),
+        mailing_id: Some(mailing),
+        contact_id: None,
+        occurred_at: chrono::Utc::now(),
+        evidence_id: None,
+    })
+    .collect();
+    record(tx, &events).await.unwrap();
 }
 
 /// The period's hand figures (the module comment shows how they were computed).
@@ -113,8 +145,8 @@ pub(super) const HAND: Hand = Hand {
     recurring: "25.00",
     email_revenue: "35.00",
     email_gifts: "2",
-    delivered: "3",
-    rpm: "11666.67",
+    delivered: "2",
+    rpm: "17500.00",
     coded_gifts: "4",
     coded_gross: "235.00",
     coded_net: "120.00",

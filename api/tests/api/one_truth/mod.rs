@@ -1,8 +1,8 @@
 //! One truth per figure (issue 27, item 4): one seeded client, one period (this month up to today, client zone), and
 //! every operation that shows gross, net, gifts, donors, new donors, e-mail revenue or RPM read through the real HTTP
 //! API — the dashboard, the contributions summary, breakdowns and gift table (and its CSV and XLSX), source codes and
-//! their groups, origin codes, Planning, Performance (and its CSV and XLSX), E-mail Analytics and every report (and
-//! its CSV and XLSX). Each must show the hand-computed figure below, or differ from it exactly by what its page says it
+//! their groups, origin codes, Planning, Performance (and its CSV and XLSX), E-mail Analytics, the delivery rates, and every
+//! report (and its CSV and XLSX). Each must show the hand-computed figure below, or differ from it exactly by what its page says it
 //! includes (docs/metrics.md). A new page showing one of these figures joins this test.
 //!
 //! The fixture has gifts before and after sends, an imported donor with an old gift, a month without sends that
@@ -19,7 +19,9 @@
 //! - gross = 265.00; refunds = 100 + 15 = 115.00; net = 150.00; gifts = 5; donors = a, b, c, d, x = 5; new donors =
 //!   b, c, x = 3 (a first gave two years ago, d two months ago); recurring gross = 25.00;
 //! - e-mail revenue (by send date: mailings whose send started this month, whenever paid) = "This month appeal":
-//!   50 + 0 (refunded) − 15 = 35.00 from 2 gifts; delivered 3 (a, b, c; f bounced); RPM = 35 × 1000 / 3 = 11666.67.
+//!   50 + 0 (refunded) − 15 = 35.00 from 2 gifts; delivered 2 (a, b; f refused during the send, c's bounce came back
+//!   later); RPM = 35 × 1000 / 2 = 17500.00; its rates: hard bounces 2 of 4 sent (0.5000), soft 1 of 4 (a, deferred:
+//!   0.2500), complaints 1 of 2 delivered (b: 0.5000).
 //!   By gift date it would have been 95.00 (the late $60 and no deliveries behind it);
 //! - last month had no send but a late $10 gift to "Older appeal": its e-mail revenue is 0.00.
 
