@@ -156,7 +156,7 @@ async fn history(
     let statements: [&str; 7] = [
         "create temp table demo_entered on commit drop as
          select c.id as contact_id, now() - make_interval(hours => ((c.id * 37) % (24 * 56))::integer) as entered_at,
-                (c.id * 11) % 5 = 0 as gave
+                abs(hashint8(c.id)) % 5 = 0 as gave
          from contacts c where c.subscription = 'subscribed' and c.id % (select one_in from demo_path) = 0",
         // One mailing per send step, on the day the first contact got it.
         "with steps as (
@@ -211,7 +211,8 @@ async fn history(
         "insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at, human_open,
                                          human_click)
          select s.mailing_id, s.contact_id, c.email, c.first_name, 'sent', s.at,
-                (c.id * 31) % 100 < 38, (c.id * 31) % 100 < 7
+                abs(hashint8(c.id * 7919 + s.mailing_id)) % 100 < 38,
+                abs(hashint8(c.id * 7919 + s.mailing_id)) % 100 < 7
          from journey_step_sends s join contacts c on c.id = s.contact_id
          where s.journey_id = (select j from demo_path) and s.mailing_id is not null
          on conflict do nothing",
