@@ -113,6 +113,7 @@ pub type Apis = (
         external_mailings::ExternalMailingsApi,
         experiments::ExperimentsApi,
         journeys::JourneysApi,
+        journeys::JourneyRunsApi,
     ),
     // poem-openapi implements its trait for tuples of at most 16: the analytics areas share one tuple, and an
     // area with several APIs is nested inside it.
@@ -178,6 +179,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 external_mailings::ExternalMailingsApi,
                 experiments::ExperimentsApi,
                 journeys::JourneysApi,
+                journeys::JourneyRunsApi,
             ),
             (
                 (
