@@ -236,3 +236,89 @@ fn split_draw(enrolment: i64, step: &str) -> u64 {
     }
     h % 100
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn definition() -> Definition {
+        serde_json::from_value(serde_json::json!({
+            "start": "member", "steps": [
+                { "id": "member", "kind": "branch", "condition": { "kind": "in_segment", "segment_id": 7 }, "yes": "mail", "no": "coin" },
+                { "id": "coin", "kind": "split", "percent": 50, "a": "mail", "b": null },
+                { "id": "mail", "kind": "send", "template_id": 1, "subject": "Hi", "on_cap": "wait", "next": null }
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn row(id: i64, contact_id: i64) -> Row {
+        Row {
+            id,
+            journey_id: 1,
+            version: 1,
+            contact_id,
+            step_id: "member".into(),
+            seq: 0,
+            in_wait: false,
+            exit: None,
+            opened: false,
+            clicked: false,
+            gave_cents: 0,
+        }
+    }
+
+    #[test]
+    fn segment_branches_route_splits_are_stable_and_quiet_hours_hold_a_send() {
+        let def = definition();
+        let now: DateTime<Utc> = "2027-01-04T03:00:00Z".parse().unwrap();
+        let times = Times {
+            now,
+            ..Times::default()
+        };
+        let members = HashSet::from([(7, 10)]);
+        let plan = walk(&row(1, 10), &def, &times, &mut Sent::default(), &members);
+        let steps: Vec<&str> = plan.records.iter().map(|r| r.step_id.as_str()).collect();
+        assert_eq!((steps, plan.state), (vec!["member", "mail"], "finished"));
+
+        // About half of the others go to the e-mail, each always the same way.
+        let mailed = (100..300)
+            .filter(|id| {
+                let plan = walk(&row(*id, *id), &def, &times, &mut Sent::default(), &members);
+                plan.records.iter().any(|r| r.outcome == "sent")
+            })
+            .count();
+        assert!((70..130).contains(&mailed), "{mailed} of 200");
+        let again = walk(&row(100, 100), &def, &times, &mut Sent::default(), &members);
+        let first = walk(&row(100, 100), &def, &times, &mut Sent::default(), &members);
+        assert_eq!(again.records.len(), first.records.len());
+
+        // During quiet hours the send waits for their end; over the day's cap, for the next day.
+        let quiet_end: DateTime<Utc> = "2027-01-04T12:00:00Z".parse().unwrap();
+        let quiet = Times {
+            now,
+            quiet_until: Some(quiet_end),
+            ..Times::default()
+        };
+        let plan = walk(&row(2, 10), &def, &quiet, &mut Sent::default(), &members);
+        assert_eq!(
+            (plan.state, plan.step_id.as_str(), plan.due_at),
+            ("waiting", "mail", Some(quiet_end))
+        );
+        let next_day: DateTime<Utc> = "2027-01-05T05:00:00Z".parse().unwrap();
+        let capped = Times {
+            now,
+            per_day: Some(1),
+            next_day,
+            ..Times::default()
+        };
+        let plan = walk(
+            &row(3, 10),
+            &def,
+            &capped,
+            &mut Sent { day: 1, week: 1 },
+            &members,
+        );
+        assert_eq!((plan.state, plan.due_at), ("waiting", Some(next_day)));
+    }
+}
