@@ -2,6 +2,7 @@
 
 mod experiment;
 mod giving;
+mod journeys;
 mod media;
 mod programme;
 
@@ -33,6 +34,7 @@ pub async fn seed(
         seed_gifts(&mut tx, gifts).await?;
         media::seed_media(&mut tx).await?;
         programme::seed_programme(&mut tx).await?;
+        journeys::seed_journeys(&mut tx).await?;
         tx.commit().await?;
         return Ok(client);
     }
@@ -46,6 +48,7 @@ pub async fn seed(
     seed_gifts(&mut tx, gifts).await?;
     media::seed_media(&mut tx).await?;
     programme::seed_programme(&mut tx).await?;
+    journeys::seed_journeys(&mut tx).await?;
     // The list sizes are computed the way the product computes them: by a real job the worker runs.
     queue.enqueue(tx, None, &JobKind::RecountLists {}).await?;
     Ok(client)

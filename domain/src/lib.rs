@@ -1,6 +1,7 @@
 //! Types of the product's domain that the api and the worker share: pure values, no database, no I/O.
 
 mod email;
+pub mod journey;
 mod list_name;
 mod mailbox_provider;
 mod money;

@@ -3,6 +3,7 @@
 
 pub mod experiment;
 pub mod giving;
+pub mod journeys;
 pub mod media;
 pub mod programme;
 

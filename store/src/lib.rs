@@ -23,6 +23,7 @@ pub mod flights;
 pub mod form_views;
 pub mod forms;
 pub mod imports;
+pub mod journeys;
 pub mod like;
 pub mod lists;
 pub mod mailings;

@@ -27,7 +27,14 @@ pub async fn insert_batch(
              ), s as (
                  insert into external_signups (form_id, contact_id, origin_code_id, email, referrer)
                  select f.form_id, c.id, f.origin_code_id, f.email, f.referrer from f join c on c.email = f.email
-                 returning id
+                 returning form_id, contact_id, origin_code_id
+             ), e as (
+                 -- What journeys start from (issue 31): a signup on this form, and one with its origin code.
+                 insert into journey_events (kind, contact_id, ref_id)
+                 select k.kind, s.contact_id, case when k.kind = 'form_signup' then s.form_id else s.origin_code_id end
+                 from s cross join (values ('form_signup'), ('origin_code_signup')) k (kind)
+                 where exists (select 1 from journeys where status = 'active')
+                   and (k.kind = 'form_signup' or s.origin_code_id is not null)
              )
              select f.ord, f.redirect_url from f",
         )

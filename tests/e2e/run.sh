@@ -49,6 +49,8 @@ export AUTH_ATTEMPTS_PER_ADDRESS=100000 AUTH_ATTEMPTS_PER_ACCOUNT=1000 AUTH_ACCO
 export REGISTRATIONS_PER_ADDRESS_PER_HOUR=0 REGISTRATIONS_PER_EMAIL_PER_HOUR=0
 # Development mode: phone codes go to the log gateway, which writes them to the api log the specs read.
 export DEV_LOG_CODES=1 E2E_API_LOG="$DATA/e2e/api.log" RUST_LOG="${RUST_LOG:-info}"
+# The journeys spec moves the clock journeys read (POST /api/system/test-clock): api and worker both honour it.
+export COMPASS_TEST_CLOCK=1
 API="$TARGET/api"
 
 "$API" migrate >/dev/null

@@ -5,6 +5,7 @@ pub mod claim;
 mod dispatch;
 mod experiments;
 pub mod import;
+mod journeys;
 pub mod liveness;
 pub mod metrics;
 mod pool;
@@ -17,6 +18,7 @@ mod send;
 pub mod spares;
 
 pub use experiments::experiments_due;
+pub use journeys::{journeys_due, JourneysPass};
 pub use liveness::Liveness;
 pub use pool::{run_pool, PoolConfig, STALL_AFTER};
 pub use schedule::{segments_due, start_due};

@@ -128,6 +128,9 @@ pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, jobs::Jo
         if let Err(e) = start_due_reports(tenancy, queue, &client).await {
             tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "report scheduler skipped a client")
         }
+        if let Err(e) = crate::journeys_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "journeys pass skipped a client")
+        }
         if let Err(e) = crate::experiments_due(tenancy, queue, &client).await {
             tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "experiments pass skipped a client")
         }

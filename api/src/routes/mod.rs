@@ -13,6 +13,7 @@ pub mod forms;
 pub mod health;
 pub mod imports;
 pub mod jobs;
+pub mod journeys;
 pub mod list_members;
 pub mod lists;
 pub mod mailings;
@@ -54,6 +55,8 @@ pub enum ApiTags {
     Forms,
     /// Mailings, templates and senders
     Mailings,
+    /// Journeys: series of e-mails and steps that run by themselves
+    Journeys,
     /// Public open, click and unsubscribe links from delivered mail
     Tracking,
     /// Contributions, source codes and the value of origin codes
@@ -109,6 +112,7 @@ pub type Apis = (
         email_analytics::EmailAnalyticsApi,
         external_mailings::ExternalMailingsApi,
         experiments::ExperimentsApi,
+        journeys::JourneysApi,
     ),
     // poem-openapi implements its trait for tuples of at most 16: the analytics areas share one tuple, and an
     // area with several APIs is nested inside it.
@@ -173,6 +177,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                 email_analytics::EmailAnalyticsApi,
                 external_mailings::ExternalMailingsApi,
                 experiments::ExperimentsApi,
+                journeys::JourneysApi,
             ),
             (
                 (

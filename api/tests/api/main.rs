@@ -6,6 +6,8 @@ mod helpers;
 
 mod imports;
 
+mod journeys;
+
 mod contributions_import;
 
 mod actblue_refunds;

@@ -75,7 +75,8 @@ pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Option<MailingRow>,
 pub async fn list(conn: &mut PgConnection) -> Result<Vec<MailingRow>, sqlx::Error> {
     sqlx::query_as(concat!(
         mailing_select!(),
-        "order by m.created desc, m.id desc"
+        // A journey's mailings are its steps' e-mails of a day: they show on the journey, not here.
+        "where m.journey_id is null order by m.created desc, m.id desc"
     ))
     .fetch_all(conn)
     .await

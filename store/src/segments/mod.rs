@@ -190,6 +190,7 @@ pub async fn compute(conn: &mut PgConnection, id: i64) -> Result<Computed, Segme
             .await?
             .ok_or(SegmentError::NotFound)?;
     let rule = parse(&rule.0)?;
+    let watched = crate::journeys::events::remember_segment(conn, id).await?;
     sqlx::query("delete from segment_members where segment_id = $1")
         .bind(id)
         .execute(&mut *conn)
@@ -200,6 +201,9 @@ pub async fn compute(conn: &mut PgConnection, id: i64) -> Result<Computed, Segme
         .await?
         .rows_affected();
     let size = i32::try_from(inserted).unwrap_or(i32::MAX);
+    if watched {
+        crate::journeys::events::segment_entries(conn, id).await?;
+    }
     sqlx::query(
         "update segments set previous_size = case when computed is null then null else size end,
                 size = $2, computed = now()

@@ -13,6 +13,7 @@ pub use dns_server::*;
 pub use http_stub::*;
 pub use mail_sink::*;
 pub use tokens::*;
+pub use workers::WorkerHandle;
 
 use reqwest::{Response, StatusCode};
 use serde_json::Value;

@@ -4,6 +4,7 @@ export * from './deliverability/deliverability.ts';
 export * from './forms/forms.ts';
 export * from './health/health.ts';
 export * from './jobs/jobs.ts';
+export * from './journeys/journeys.ts';
 export * from './lists/lists.ts';
 export * from './mailings/mailings.ts';
 export * from './media/media.ts';

@@ -1,0 +1,146 @@
+use super::*;
+
+/// Submits the public form as a person would.
+async fn sign_up(f: &Fixture, email: &str) {
+    let response = f
+        .app
+        .request(Method::POST, &format!("/api/crm-form/{}/submit", f.form))
+        .header("client-short", &f.session.client.short_name)
+        .json(&json!({ "email": email }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_welcome_series_enrols_once_mails_waits_and_branches_on_a_gift() {
+    let f = fixture().await;
+    let t = f.template;
+    let id = f
+        .active_journey(
+            "Welcome series",
+            json!({
+                "triggers": [{ "kind": "form_signup", "form_id": f.form }],
+                "reentry": { "kind": "never" },
+                "start": "welcome",
+                "steps": [
+                    { "id": "welcome", "kind": "send", "template_id": t, "subject": "Welcome, {{First.Name}}", "on_cap": "wait", "next": "pause" },
+                    { "id": "pause", "kind": "wait", "hours": 48, "next": "gave" },
+                    { "id": "gave", "kind": "branch", "condition": { "kind": "gave" }, "yes": "thanks", "no": "ask2" },
+                    { "id": "thanks", "kind": "send", "template_id": t, "subject": "Thank you", "on_cap": "wait", "next": null },
+                    { "id": "ask2", "kind": "send", "template_id": t, "subject": "Second ask", "on_cap": "skip", "next": null }
+                ]
+            }),
+        )
+        .await;
+    // A second journey starts from the form's origin code (a signup "with an origin code").
+    let coded = f
+        .active_journey(
+            "Petition code",
+            json!({ "triggers": [{ "kind": "origin_code_signup", "origin_code": "petition" }],
+                    "start": "done", "steps": [{ "id": "done", "kind": "end" }] }),
+        )
+        .await;
+    sign_up(&f, "ann@example.org").await;
+    sign_up(&f, "bob@example.org").await;
+    sign_up(&f, "ann@example.org").await;
+    f.exec("update contacts set first_name = initcap(split_part(email, '@', 1))")
+        .await;
+    let first = f.pass().await;
+    assert_eq!(
+        first.enrolled, 4,
+        "each signup enrols once in each journey: {first:?}"
+    );
+    assert_eq!(f.pass().await.enrolled, 0);
+    assert_eq!(
+        f.delivered(2).await,
+        vec![
+            ("ann@example.org".to_owned(), "Welcome, Ann".to_owned()),
+            ("bob@example.org".to_owned(), "Welcome, Bob".to_owned())
+        ]
+    );
+    let ann = f
+        .scalar("select id from contacts where email = 'ann@example.org'")
+        .await;
+    let places = f.places(ann).await;
+    let welcome = places.iter().find(|p| p["journey_id"] == id).unwrap();
+    assert_eq!(
+        (welcome["step_id"].as_str(), welcome["state"].as_str()),
+        (Some("pause"), Some("waiting"))
+    );
+    let coded_place = places.iter().find(|p| p["journey_id"] == coded).unwrap();
+    assert_eq!(coded_place["state"], "finished");
+
+    // The wait holds for 48 hours on the moved clock, and not a minute less.
+    f.advance(47.5).await;
+    assert_eq!(f.pass().await.places, 0);
+    let now = f.advance(1.0).await;
+    // Ann gives (a webhook or import line) after entering: she goes to the thank-you, Bob to the second ask.
+    f.exec(&format!(
+        "insert into contributions (platform, line_item_id, paid_at, amount, contact_id)
+         values ('actblue', 'j-1', '{}', 25.00, {ann})",
+        now.to_rfc3339()
+    ))
+    .await;
+    let moved = f.pass().await;
+    assert_eq!(moved.places, 2, "{moved:?}");
+    assert_eq!(
+        f.delivered(4).await,
+        vec![
+            ("ann@example.org".to_owned(), "Thank you".to_owned()),
+            ("ann@example.org".to_owned(), "Welcome, Ann".to_owned()),
+            ("bob@example.org".to_owned(), "Second ask".to_owned()),
+            ("bob@example.org".to_owned(), "Welcome, Bob".to_owned())
+        ]
+    );
+    let places = f.places(ann).await;
+    let welcome = places.iter().find(|p| p["journey_id"] == id).unwrap();
+    assert_eq!(
+        (welcome["step_id"].as_str(), welcome["state"].as_str()),
+        (Some("thanks"), Some("finished"))
+    );
+
+    // The figures: per step and in total, as the journey page shows them.
+    let figures = f
+        .app
+        .get_json(&format!("/api/journeys/{id}/figures"), &f.session)
+        .await;
+    let step = |s: &str| {
+        figures["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["step_id"] == s)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            step("welcome")["reached"].as_i64(),
+            step("welcome")["sent"].as_i64()
+        ),
+        (Some(2), Some(2))
+    );
+    assert_eq!(step("gave")["reached"], 2);
+    assert_eq!(
+        (
+            step("thanks")["sent"].as_i64(),
+            step("ask2")["sent"].as_i64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (
+            figures["entered"].as_i64(),
+            figures["finished"].as_i64(),
+            figures["converted"].as_i64()
+        ),
+        (Some(2), Some(2), Some(1)),
+        "{figures}"
+    );
+    assert_eq!(figures["weeks"][0]["entered"], 2);
+    // The journey's e-mails are not in the mailings list.
+    let mailings = f.app.get_json("/api/crm-mailing", &f.session).await;
+    assert_eq!(mailings.as_array().unwrap().len(), 0, "{mailings}");
+}

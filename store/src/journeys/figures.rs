@@ -1,0 +1,115 @@
+//! A journey's figures, per step and per week, with the definitions of Performance (docs/metrics.md): a send
+//! step's e-mails are a mailing's, so its human opens, clicks, unsubscribes, gifts and revenue are that mailing's.
+
+use super::NET_CENTS;
+use chrono::NaiveDate;
+use sqlx::PgConnection;
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct StepFigures {
+    pub step_id: String,
+    pub reached: i64,
+    pub sent: i64,
+    pub human_opens: i64,
+    pub clicks: i64,
+    pub unsubscribes: i64,
+    pub gifts: i64,
+    pub revenue_cents: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct WeekFigures {
+    pub week_start: NaiveDate,
+    pub entered: i64,
+    pub converted: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct Totals {
+    pub entered: i64,
+    pub active: i64,
+    pub finished: i64,
+    pub converted: i64,
+    pub revenue_cents: i64,
+}
+
+/// "Converted": the enrolment's contact gave (a positive line) between entering and leaving.
+const CONVERTED: &str =
+    "exists (select 1 from contributions c where c.contact_id = jc.contact_id and c.amount > 0
+     and c.paid_at >= jc.entered_at and c.paid_at <= coalesce(jc.left_at, 'infinity'))";
+
+/// Per step of `version` (every step that was reached, or has a mailing).
+pub async fn steps(
+    conn: &mut PgConnection,
+    journey_id: i64,
+    version: i32,
+) -> Result<Vec<StepFigures>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "with reached as (
+             select step_id, count(*) as reached, count(*) filter (where outcome = 'sent') as sent
+             from journey_step_sends where journey_id = $1 and version = $2 group by step_id
+         ), mails as (
+             select step_id, mailing_id from journey_step_mailings where journey_id = $1 and version = $2
+         )
+         select coalesce(r.step_id, m.step_id) as step_id,
+                coalesce(r.reached, 0) as reached, coalesce(r.sent, 0) as sent,
+                coalesce(e.human_opens, 0) as human_opens, coalesce(e.clicks, 0) as clicks,
+                coalesce(e.unsubscribes, 0) as unsubscribes,
+                coalesce(g.gifts, 0) as gifts, coalesce(g.revenue_cents, 0) as revenue_cents
+         from reached r full join mails m on m.step_id = r.step_id
+         left join lateral (
+             select count(distinct ev.contact_id) filter (where ev.kind = 'open' and not ev.machine) as human_opens,
+                    count(distinct ev.contact_id) filter (where ev.kind = 'click' and not ev.machine) as clicks,
+                    count(*) filter (where ev.kind = 'unsubscribe') as unsubscribes
+             from mailing_events ev where ev.mailing_id = m.mailing_id
+         ) e on true
+         left join lateral (
+             select count(*) filter (where c.amount > 0) as gifts, sum({NET_CENTS})::bigint as revenue_cents
+             from contributions c where c.mailing_id = m.mailing_id
+         ) g on true
+         order by 1"
+    )))
+    .bind(journey_id)
+    .bind(version)
+    .fetch_all(conn)
+    .await
+}
+
+/// Enrolments of `version` by the week (Monday, client's zone) they entered, and how many of them gave.
+pub async fn weeks(
+    conn: &mut PgConnection,
+    journey_id: i64,
+    version: i32,
+) -> Result<Vec<WeekFigures>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select date_trunc('week', jc.entered_at at time zone s.time_zone)::date as week_start,
+                count(*) as entered, count(*) filter (where {CONVERTED}) as converted
+         from journey_contacts jc cross join (select time_zone from app_settings limit 1) s
+         where jc.journey_id = $1 and jc.version = $2
+         group by 1 order by 1"
+    )))
+    .bind(journey_id)
+    .bind(version)
+    .fetch_all(conn)
+    .await
+}
+
+pub async fn totals(
+    conn: &mut PgConnection,
+    journey_id: i64,
+    version: i32,
+) -> Result<Totals, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select count(*) as entered, count(*) filter (where jc.state = 'waiting') as active,
+                count(*) filter (where jc.state <> 'waiting') as finished,
+                count(*) filter (where {CONVERTED}) as converted,
+                coalesce((select sum({NET_CENTS})::bigint from journey_step_mailings m
+                          join contributions c on c.mailing_id = m.mailing_id
+                          where m.journey_id = $1 and m.version = $2), 0) as revenue_cents
+         from journey_contacts jc where jc.journey_id = $1 and jc.version = $2"
+    )))
+    .bind(journey_id)
+    .bind(version)
+    .fetch_one(conn)
+    .await
+}

@@ -1,0 +1,56 @@
+//! The journeys engine's part of the scheduler pass: per client, batch after batch, the events the writers left
+//! become enrolments and the due places move on; each batch queues the sends of the mailings it gave recipients
+//! in its own transaction, so a recipient row never waits without a send to deliver it.
+
+use jobs::{JobError, JobKind, JobQueue};
+use store::journeys::engine;
+
+/// Contacts moved per batch, and events taken per batch.
+const BATCH: i64 = 1000;
+const EVENTS: i64 = 5000;
+/// Batches per client per pass, so one busy client does not hold up the others' passes for long.
+const BATCHES: usize = 50;
+
+#[derive(Debug, Default)]
+pub struct JourneysPass {
+    pub enrolled: u64,
+    pub places: usize,
+    pub steps: usize,
+    pub mailed: usize,
+}
+
+/// One client's journeys pass.
+pub async fn journeys_due(
+    tenancy: &tenancy::Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<JourneysPass, JobError> {
+    let mut pass = JourneysPass::default();
+    for _ in 0..BATCHES {
+        let mut tx = tenancy.begin(client).await?;
+        let (events, enrolled) = engine::consume_events(&mut tx, EVENTS).await?;
+        let advanced = engine::advance_due(&mut tx, BATCH).await?;
+        pass.enrolled += enrolled;
+        pass.places += advanced.places;
+        pass.steps += advanced.steps;
+        pass.mailed += advanced.mailed;
+        let sends = engine::without_waiting_send(&mut tx, &advanced.mailings).await?;
+        if sends.is_empty() {
+            tx.commit().await?;
+        } else {
+            let kinds: Vec<JobKind> = sends
+                .into_iter()
+                .map(|mailing_id| JobKind::SendMailing { mailing_id })
+                .collect();
+            queue.enqueue_many(tx, None, &kinds).await?;
+        }
+        if events == 0 && advanced.places == 0 {
+            break;
+        }
+    }
+    if pass.places > 0 || pass.enrolled > 0 {
+        tracing::info!(client = %client.short_name, enrolled = pass.enrolled, advanced = pass.places,
+                       mailed = pass.mailed, "journeys moved on");
+    }
+    Ok(pass)
+}
