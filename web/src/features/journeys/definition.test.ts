@@ -78,13 +78,13 @@ describe('journey definition editing', () => {
     expect(connect(def, 'send2', 'next', 'nowhere')).toBe(def);
     const loop = connect(def, 'send4', 'next', 'send2');
     // send2 → branch1 → send4 → send2 with no wait between.
-    expect(validate(loop).map((p) => p.message)).toEqual(['Step "send2" is on a loop without a wait.']);
+    expect(validate(loop).map((p) => p.message)).toEqual(['Step "send2" is in a loop without a wait step.']);
     const waitedLoop = connect(def, 'send4', 'next', 'wait1');
     expect(validate(waitedLoop)).toEqual([]);
     const cut = disconnect(def, 'wait1', 'next');
     expect(validate(cut).map((p) => p.stepId)).toEqual(['send2', 'branch1', 'send3', 'send4']);
     expect(disconnect(def, START, 'next').start).toBe('');
-    expect(validate(disconnect(def, START, 'next'))[0].message).toBe('The journey needs a first step.');
+    expect(validate(disconnect(def, START, 'next'))[0].message).toBe('Choose the first step (Start leads nowhere).');
   });
 
   it('renaming a step renames every reference; a taken name is refused', () => {
@@ -105,14 +105,14 @@ describe('journey definition editing', () => {
     // "opened" right after the start: no e-mail has gone out on that path.
     def = addStep(def, 'branch', { from: START, port: 'next' }).definition;
     def = addStep(def, 'split', { from: 'send3', port: 'next' }).definition;
-    def = updateStep(def, 'split1', { percent: 100 });
+    def = updateStep(def, 'split1', { percent: 150 });
     def = updateStep(def, 'send4', { template_id: 0, subject: ' ' });
     expect(validate({ ...def, triggers: [] }, { activating: true }).map((p) => p.message)).toEqual([
-      'The journey needs a trigger.',
+      'A journey needs at least one trigger to be activated.',
       'Step "send4" needs a template.',
       'Step "send4" needs a subject.',
-      'Step "split1" must send between 1 and 99 % down path A.',
-      'Step "branch2" asks about an e-mail that may not have been sent.',
+      'Step "split1" splits by a percentage above 100.',
+      'Step "branch2" branches on an e-mail that may not have been sent yet.',
     ]);
   });
 });

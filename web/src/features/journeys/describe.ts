@@ -17,7 +17,8 @@ const named = (names: Map<number, string>, id: number, what: string): string =>
   id > 0 ? (names.get(id) ?? `${what} #${id}`) : `no ${what} chosen`;
 
 /** Whole cents as the app's money text, without passing through a float ("1234.50" → "$1,234.50"). */
-export function dollars(cents: number): string {
+export function dollars(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined) return '—';
   const abs = Math.abs(Math.trunc(cents));
   return formatMoney(`${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
 }

@@ -27,7 +27,7 @@ function fieldProblems(step: Step): string[] {
     case 'wait_until':
       return step.weekday >= 0 && step.weekday <= 6 && step.hour >= 0 && step.hour <= 23
         ? []
-        : [`${name} needs a weekday and an hour from 0 to 23.`];
+        : [`${name} needs a weekday from 0 (Monday) to 6 and an hour from 0 to 23.`];
     case 'wait_date':
       return /^\d{4}-\d{2}-\d{2}$/.test(step.date) ? [] : [`${name} needs a date.`];
     case 'branch':
@@ -37,7 +37,7 @@ function fieldProblems(step: Step): string[] {
       if (step.condition.kind === 'in_segment' && !(step.condition.segment_id > 0)) return [`${name} needs a segment.`];
       return [];
     case 'split':
-      return step.percent > 0 && step.percent < 100 ? [] : [`${name} must send between 1 and 99 % down path A.`];
+      return step.percent >= 0 && step.percent <= 100 ? [] : [`${name} splits by a percentage above 100.`];
     case 'add_to_list':
     case 'remove_from_list':
       return step.list_id > 0 ? [] : [`${name} needs a list.`];
@@ -124,15 +124,15 @@ export function validate(def: JourneyDefinition, { activating = false } = {}): P
   const ids = new Set<string>();
   for (const s of def.steps) {
     if (!STEP_ID.test(s.id)) problems.push({ stepId: s.id, message: `Step "${s.id}" needs a name of letters and digits.` });
-    if (ids.has(s.id)) problems.push({ stepId: s.id, message: `Step "${s.id}" is named twice.` });
+    if (ids.has(s.id)) problems.push({ stepId: s.id, message: `Step "${s.id}" is defined twice.` });
     ids.add(s.id);
   }
-  if (activating && def.triggers.length === 0) problems.push({ message: 'The journey needs a trigger.' });
+  if (activating && def.triggers.length === 0) problems.push({ message: 'A journey needs at least one trigger to be activated.' });
   if (def.reentry.kind === 'after_days' && !(def.reentry.days > 0)) {
     problems.push({ message: 'Re-entry needs a number of days above zero.' });
   }
-  if (def.steps.length === 0) return [...problems, { message: 'The journey needs a first step.' }];
-  if (!ids.has(def.start)) problems.push({ message: 'The journey needs a first step.' });
+  if (def.steps.length === 0) return [...problems, { message: 'A journey needs at least one step.' }];
+  if (!ids.has(def.start)) problems.push({ message: 'Choose the first step (Start leads nowhere).' });
   for (const s of def.steps) {
     for (const p of ports(s)) {
       const to = target(s, p);
@@ -145,11 +145,11 @@ export function validate(def: JourneyDefinition, { activating = false } = {}): P
     if (!seen.has(s.id)) problems.push({ stepId: s.id, message: `Step "${s.id}" cannot be reached.` });
   }
   const looping = loopWithoutWait(def);
-  if (looping) problems.push({ stepId: looping, message: `Step "${looping}" is on a loop without a wait.` });
+  if (looping) problems.push({ stepId: looping, message: `Step "${looping}" is in a loop without a wait step.` });
   const sent = sentBefore(def);
   for (const s of def.steps) {
     if (s.kind === 'branch' && (s.condition.kind === 'opened' || s.condition.kind === 'clicked') && !sent.get(s.id)) {
-      problems.push({ stepId: s.id, message: `Step "${s.id}" asks about an e-mail that may not have been sent.` });
+      problems.push({ stepId: s.id, message: `Step "${s.id}" branches on an e-mail that may not have been sent yet.` });
     }
   }
   return problems;

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useListContactJourneys } from '@/api/gen';
 import { columnsFor, DataTable } from '@/components/data-table';
 import { formatDateTime } from '@/lib/format';
-import type { ContactJourney } from '../api-types';
+import type { ContactJourney } from '@/api/gen/model';
 
 const STATES: Record<string, string> = { waiting: 'In the journey', finished: 'Finished', exited: 'Left' };
 
@@ -39,7 +39,7 @@ export function ContactJourneys({ contactId }: { contactId: number }) {
         ) : journeys.data.length === 0 ? (
           <p className="text-body-secondary mb-0">Not in any journey.</p>
         ) : (
-          <DataTable label="Journeys" columns={columns} data={journeys.data as ContactJourney[]} numeric={['version']} />
+          <DataTable label="Journeys" columns={columns} data={journeys.data} numeric={['version']} />
         )}
       </Card.Body>
     </Card>

@@ -1,10 +1,10 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { EChart } from '@/components/charts/echart';
 import { formatDate } from '@/lib/format';
-import type { WeekFigures } from '../api-types';
+import type { JourneyWeek } from '@/api/gen/model';
 
 /** Conversion of the journey over time: per week of entry, contacts who entered, converted, and the rate. */
-export function ConversionChart({ weeks }: { weeks: WeekFigures[] }) {
+export function ConversionChart({ weeks }: { weeks: JourneyWeek[] }) {
   const option: EChartsCoreOption = {
     tooltip: { trigger: 'axis' },
     legend: { data: ['Entered', 'Converted', 'Conversion %'] },

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { enrolJourney, getGetJourneyFiguresQueryKey } from '@/api/gen';
+import { enrolInJourney, getGetJourneyFiguresQueryKey } from '@/api/gen';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { Picker } from './pickers';
 
@@ -14,7 +14,7 @@ export function EnrolCard({ id }: { id: number }) {
   const [chosen, setChosen] = useState(0);
   const enrol = useMutation({
     meta: { errorMessage: 'Could not enrol the contacts' },
-    mutationFn: () => enrolJourney(id, from === 'list' ? { list_id: chosen } : { segment_id: chosen }),
+    mutationFn: () => enrolInJourney(id, from === 'list' ? { list_id: chosen } : { segment_id: chosen }),
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: getGetJourneyFiguresQueryKey(id) });
       notifyCrmSuccess(`${result.enrolled.toLocaleString()} contacts enrolled`);

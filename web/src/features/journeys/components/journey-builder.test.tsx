@@ -57,7 +57,7 @@ describe('JourneyBuilder', () => {
     await screen.findByRole('option', { name: 'Petition' });
     await user.selectOptions(screen.getByLabelText('Form'), 'Petition');
     expect(latest.triggers).toEqual([{ kind: 'form_signup', form_id: 3 }]);
-    expect(screen.getByRole('alert', { name: 'Problems' })).toHaveTextContent('The journey needs a first step.');
+    expect(screen.getByRole('alert', { name: 'Problems' })).toHaveTextContent('A journey needs at least one step.');
 
     await user.click(screen.getByRole('button', { name: 'Add step' }));
     await user.click(screen.getByRole('button', { name: 'Send an e-mail' }));

@@ -9,7 +9,6 @@ import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
 import { formatCount, formatDateTime } from '@/lib/format';
-import type { JourneyFiguresData } from '../api-types';
 import { dollars } from '../describe';
 import { statusLabel, statusVariant } from '../status';
 import type { JourneyDefinition } from '../types';
@@ -31,7 +30,7 @@ export function JourneyDetailPage({ id }: { id: number }) {
     query: { enabled: shown !== undefined, meta: { errorMessage: 'Could not load the figures' } },
   });
   const names = useNames();
-  const data = figures.data as JourneyFiguresData | undefined;
+  const data = figures.data;
   const counts = useMemo(
     () => new Map<string, StepCounts>((data?.steps ?? []).map((s) => [s.step_id, { reached: s.reached, sent: s.sent }])),
     [data],

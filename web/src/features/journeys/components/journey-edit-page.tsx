@@ -52,7 +52,7 @@ function JourneyEditor({ id, initialName = '', initialDefinition, newVersion = f
     // The server's refusal names the step; it shows beside the Save button rather than in a passing snackbar.
     meta: { silent: true },
     mutationFn: async (): Promise<number> => {
-      const body = { name: name.trim(), definition: definition as unknown as Record<string, unknown> };
+      const body = { name: name.trim(), definition };
       if (id === undefined) return (await createJourney(body)).id;
       await updateJourney(id, body);
       return id;

@@ -6,13 +6,13 @@ import { columnsFor, DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { PageSpinner } from '@/components/page-spinner';
 import { formatCount } from '@/lib/format';
-import type { JourneyRow } from '../api-types';
+import type { JourneySummary } from '@/api/gen/model';
 import { dollars } from '../describe';
 import { statusLabel, statusVariant } from '../status';
 import { JourneyActions } from './journey-actions';
 import { LimitsCard } from './limits-card';
 
-const col = columnsFor<JourneyRow>();
+const col = columnsFor<JourneySummary>();
 const count = (key: 'entered' | 'active' | 'finished' | 'converted', header: string) =>
   col.accessor(key, { header, cell: (info) => formatCount(info.getValue()) });
 const columns = col.columns([
@@ -58,7 +58,7 @@ export function JourneysPage() {
         <DataTable
           label="Journeys"
           columns={columns}
-          data={journeys.data as JourneyRow[]}
+          data={journeys.data}
           numeric={['version', 'entered', 'active', 'finished', 'converted', 'revenue_cents']}
           getRowId={(j) => String(j.id)}
           small={false}

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
-import { getGetJourneyLimitsQueryKey, putJourneyLimits, useGetJourneyLimits } from '@/api/gen';
+import { getGetJourneyLimitsQueryKey, updateJourneyLimits, useGetJourneyLimits } from '@/api/gen';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
-import type { Limits } from '../api-types';
+import type { JourneyLimits } from '@/api/gen/model';
 import { LimitsForm } from './limits-form';
 
 /** The programme-wide frequency cap and quiet hours, loaded and saved. */
@@ -12,7 +12,7 @@ export function LimitsCard() {
   const limits = useGetJourneyLimits({ query: { meta: { errorMessage: 'Could not load the limits' } } });
   const save = useMutation({
     meta: { silent: true },
-    mutationFn: (body: Limits) => putJourneyLimits(body),
+    mutationFn: (body: JourneyLimits) => updateJourneyLimits(body),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: getGetJourneyLimitsQueryKey() });
       notifyCrmSuccess('Limits saved');

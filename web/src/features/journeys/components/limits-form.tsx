@@ -6,7 +6,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Field } from '@/components/form/field';
-import type { Limits } from '../api-types';
+import type { JourneyLimits as Limits } from '@/api/gen/model';
 
 type Key = keyof Limits;
 

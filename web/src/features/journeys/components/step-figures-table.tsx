@@ -1,11 +1,11 @@
 import { columnsFor, DataTable } from '@/components/data-table';
 import { formatCount } from '@/lib/format';
-import type { StepFigures } from '../api-types';
+import type { JourneyStepFigures } from '@/api/gen/model';
 import { findStep, STEP_LABELS } from '../definition';
 import { dollars } from '../describe';
 import type { JourneyDefinition } from '../types';
 
-type Row = StepFigures & { kind: string };
+type Row = JourneyStepFigures & { kind: string };
 
 type Count = 'reached' | 'sent' | 'human_opens' | 'clicks' | 'unsubscribes' | 'gifts';
 const HEADERS: Record<Count, string> = {
@@ -19,7 +19,11 @@ const HEADERS: Record<Count, string> = {
 
 const col = columnsFor<Row>();
 const count = (key: Count) =>
-  col.accessor(key, { header: HEADERS[key], cell: (info) => formatCount(info.getValue()) });
+  col.accessor(key, { header: HEADERS[key], cell: (info) => {
+    const value = info.getValue();
+    return value === null || value === undefined ? '—' : formatCount(value);
+  },
+});
 const columns = col.columns([
   col.accessor('step_id', { header: 'Step' }),
   col.accessor('kind', { header: 'Kind' }),
@@ -36,7 +40,7 @@ const columns = col.columns([
 const NUMERIC = ['reached', 'sent', 'human_opens', 'clicks', 'unsubscribes', 'gifts', 'revenue_cents', 'rpm_cents'];
 
 /** Per step: contacts who reached it, e-mails sent, human opens, clicks, unsubscribes, gifts, revenue and RPM. */
-export function StepFiguresTable({ steps, definition }: { steps: StepFigures[]; definition?: JourneyDefinition }) {
+export function StepFiguresTable({ steps, definition }: { steps: JourneyStepFigures[]; definition?: JourneyDefinition }) {
   const rows = steps.map((s) => {
     const step = definition ? findStep(definition, s.step_id) : undefined;
     return { ...s, kind: step ? STEP_LABELS[step.kind] : '' };

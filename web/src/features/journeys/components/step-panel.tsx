@@ -183,12 +183,12 @@ function StepFields({ step, f, onUpdate }: { step: Step; f: string; onUpdate: (p
           id={`${f}-percent`}
           label="Percent down path A"
           type="number"
-          min={1}
-          max={99}
+          min={0}
+          max={100}
           value={step.percent}
           onChange={(e) => onUpdate({ percent: num(e.target.value) })}
-          invalid={!(step.percent > 0 && step.percent < 100)}
-          error="Between 1 and 99."
+          invalid={!(step.percent >= 0 && step.percent <= 100)}
+          error="From 0 to 100."
         />
       );
     case 'add_to_list':
