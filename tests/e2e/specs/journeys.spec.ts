@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { adminClientHeaders, mailCount, signIn, submitWhenBound, waitForMail } from './helpers';
+import { adminClientHeaders, mailCount, signIn, submitWhenBound } from './helpers';
 
 /** What the series needs that is not the journey itself, made through the API: a form, two templates, a sender. */
 async function setUp(request: APIRequestContext, tag: string) {
@@ -15,6 +15,13 @@ async function setUp(request: APIRequestContext, tag: string) {
   await post('/api/crm-mailing-template', { name: `${tag} ask`, bodyHtml: `<p>Will you chip in ${tag}-two</p>` });
   await post('/api/sender', { name: `${tag} sender`, fromAddress: `${tag}@example.org` });
   return { headers, formId: form.id };
+}
+
+/** Waits for the `marker` mail to `recipient`: the worker's pass (every 5 s) enrols, advances and queues the send. */
+async function waitForJourneyMail(recipient: string, marker: string) {
+  await expect
+    .poll(() => mailCount(recipient, marker), { message: `a mail to ${recipient} containing ${marker}`, timeout: 60_000 })
+    .toBe(1);
 }
 
 /** The step's row of the detail page's Steps table, reloaded until its Reached and Sent cells read `reached`/`sent`. */
@@ -81,14 +88,14 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   }
 
   // The welcome arrives; the ask waits for its two days.
-  await waitForMail(email, `${tag}-one`);
+  await waitForJourneyMail(email, `${tag}-one`);
   await expectStepFigures(page, 'send1', '1', '1');
   expect(mailCount(email, `${tag}-two`)).toBe(0);
 
   // Two days pass on the clock the api and the worker read.
   const moved = await request.post('/api/system/test-clock', { headers, data: { advance_hours: 49 } });
   expect(moved.ok(), `test clock: ${moved.status()} ${await moved.text()}`).toBe(true);
-  await waitForMail(email, `${tag}-two`);
+  await waitForJourneyMail(email, `${tag}-two`);
   await expectStepFigures(page, 'send2', '1', '1');
   await expect(page.getByTestId('tile-Entered')).toHaveText('1');
   expect(mailCount(email, `${tag}-one`)).toBe(1);

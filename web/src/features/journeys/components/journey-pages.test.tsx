@@ -1,0 +1,121 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Route, Routes } from 'react-router';
+import type { JourneyDetail, JourneySummary } from '@/api/gen/model';
+import { clearSnacks } from '@/lib/notifications';
+import { errorReply, sentOnce, server, settled } from '@/test/msw';
+import { renderWithProviders } from '@/test/utils';
+import { JourneyEditPage } from './journey-edit-page';
+import { JourneysPage } from './journeys-page';
+
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+afterEach(() => act(() => clearSnacks()));
+
+const WELCOME: JourneySummary = {
+  id: 5,
+  name: 'Welcome series',
+  status: 'active',
+  version: 2,
+  entered: 1200,
+  active: 300,
+  finished: 900,
+  converted: 48,
+  revenue_cents: 123450,
+};
+
+const DEFINITION = {
+  triggers: [{ kind: 'form_signup', form_id: 3 }],
+  reentry: { kind: 'never' },
+  exit_on_gift: true,
+  start: 'welcome',
+  steps: [
+    { id: 'welcome', kind: 'send', template_id: 4, subject: 'Welcome', on_cap: 'wait', next: 'ask2', x: 0, y: 0 },
+    { id: 'ask2', kind: 'send', template_id: 4, subject: 'Second ask', on_cap: 'wait', next: null, x: 0, y: 120 },
+  ],
+};
+
+function answerPickers() {
+  server.use(
+    http.get('*/api/crm-mailing-template', () => HttpResponse.json([])),
+    http.get('*/api/crm-list', () => HttpResponse.json([])),
+    http.get('*/api/selection/segment-names', () => HttpResponse.json([])),
+    http.get('*/api/crm-form', () => HttpResponse.json([])),
+    http.get('*/api/external-origin-code', () => HttpResponse.json([])),
+  );
+}
+
+describe('JourneysPage', () => {
+  it('lists each journey with its figures and pauses an active one', async () => {
+    server.use(
+      http.get('*/api/journeys', () => HttpResponse.json([WELCOME, { ...WELCOME, id: 6, name: 'Rescue', status: 'draft', revenue_cents: null }])),
+      http.get('*/api/journeys/limits', () => HttpResponse.json({ per_day: 2, per_week: null })),
+      http.post('*/api/journeys/5/pause', () => HttpResponse.json({ status: 'paused' })),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<JourneysPage />);
+    const row = await screen.findByRole('row', { name: /Welcome series/ });
+    const cells = within(row).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual([
+      'Welcome series',
+      'Active',
+      '2',
+      '1,200',
+      '300',
+      '900',
+      '48',
+      '$1,234.50',
+      'PauseArchive',
+    ]);
+    expect(within(screen.getByRole('row', { name: /Rescue/ })).getAllByRole('cell')[7]).toHaveTextContent('—');
+    expect(screen.getByRole('link', { name: 'New journey' })).toHaveAttribute('href', '/journeys/new');
+    expect(await screen.findByLabelText('E-mails per contact per day')).toHaveValue(2);
+    await user.click(within(row).getByRole('button', { name: 'Pause Welcome series' }));
+    expect(await screen.findByText('Journey paused')).toBeInTheDocument();
+    sentOnce('POST', '/api/journeys/5/pause');
+  });
+});
+
+describe('JourneyEditPage', () => {
+  it('saves a new version and shows the refusal that names the step', async () => {
+    answerPickers();
+    const detail: JourneyDetail = {
+      id: 5,
+      name: 'Welcome series',
+      status: 'active',
+      version: 2,
+      definition: DEFINITION,
+      versions: [
+        { version: 1, created_at: '2026-11-01T10:00:00Z', active: true },
+        { version: 2, created_at: '2026-11-20T10:00:00Z', active: true },
+      ],
+    };
+    server.use(
+      http.get('*/api/journeys/5', () => HttpResponse.json(detail)),
+      http.put('*/api/journeys/5', () => errorReply('Step "ask2" uses template 4, which does not exist.', 400)),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(
+      <Routes>
+        <Route path="/journeys/:id/edit" element={<JourneyEditPage id={5} />} />
+      </Routes>,
+      { route: '/journeys/5/edit' },
+    );
+    expect(await screen.findByText(/Saving makes version 3/)).toBeInTheDocument();
+    expect(screen.getByTestId('step-ask2')).toHaveTextContent('Second ask');
+    await user.click(screen.getByRole('button', { name: 'Save journey' }));
+    expect(await screen.findByRole('alert', { name: 'Save error' })).toHaveTextContent(
+      'Step "ask2" uses template 4, which does not exist.',
+    );
+    await settled();
+    // The definition goes back as it came (the builder keeps what it does not change).
+    expect(sentOnce('PUT', '/api/journeys/5').body).toEqual({ name: 'Welcome series', definition: DEFINITION });
+  });
+});
