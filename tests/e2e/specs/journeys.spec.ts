@@ -41,7 +41,7 @@ test('a welcome series built in the builder mails a new signup, then the ask two
 
   // Email › Journeys › New journey.
   await page.getByRole('button', { name: 'Email' }).click();
-  await page.getByRole('link', { name: 'Journeys' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Journeys' }).click();
   await expect(page).toHaveURL(/\/journeys$/);
   await page.getByRole('link', { name: 'New journey' }).click();
   await page.getByLabel('Journey name').fill(`${tag} welcome series`);
