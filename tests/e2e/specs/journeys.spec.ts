@@ -68,6 +68,8 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   await ask.getByLabel('Subject').fill('Will you chip in?');
   await expect(page.getByTestId('step-wait1')).toContainText('2 days');
   await expect(page.getByRole('alert', { name: 'Problems' })).toHaveCount(0);
+  await page.getByTestId('step-send2').click();
+  await page.screenshot({ path: '../../docs/screens/journey-builder.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Save journey' }).click();
   await expect(page).toHaveURL(/\/journeys\/\d+$/);
@@ -99,4 +101,5 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   await expectStepFigures(page, 'send2', '1', '1');
   await expect(page.getByTestId('tile-Entered')).toHaveText('1');
   expect(mailCount(email, `${tag}-one`)).toBe(1);
+  await page.screenshot({ path: '../../docs/screens/journey-detail.png', fullPage: true });
 });

@@ -47,6 +47,7 @@ export function EnrolCard({ id }: { id: number }) {
           kind={from === 'list' ? 'lists' : 'segments'}
           value={chosen}
           onChange={setChosen}
+          flagMissing={false}
         />
         <Button size="sm" disabled={!(chosen > 0) || enrol.isPending} onClick={() => enrol.mutate()}>
           Enrol

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Background,
   Controls,
@@ -7,6 +7,7 @@ import {
   type Dimensions,
   type EdgeChange,
   type NodeChange,
+  useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useTheme } from '@/lib/theme';
@@ -26,6 +27,17 @@ export interface FlowCanvasProps {
   onSelect?: (id: string) => void;
   onChange?: (definition: JourneyDefinition) => void;
   height?: number;
+}
+
+const FIT = { maxZoom: 1, padding: 0.15 };
+
+/** Brings every box into view when a step is added or removed (a new step would otherwise land off screen). */
+function FitOnGrow({ count }: { count: number }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    void fitView({ ...FIT, duration: 200 });
+  }, [count, fitView]);
+  return null;
 }
 
 /** An arrow's id is its source step and port (`send1:next`); the port is after the last colon. */
@@ -103,10 +115,11 @@ export function FlowCanvas({
         nodesConnectable={editable}
         colorMode={theme === 'dark' ? 'dark' : 'light'}
         fitView
-        fitViewOptions={{ maxZoom: 1 }}
+        fitViewOptions={FIT}
       >
         <Background />
         <Controls showInteractive={false} />
+        <FitOnGrow count={definition.steps.length} />
       </ReactFlow>
     </div>
   );

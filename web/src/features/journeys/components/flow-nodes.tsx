@@ -21,6 +21,8 @@ export type StepNode = Node<StepNodeData, 'step'>;
 export type StartNode = Node<StartNodeData, 'start'>;
 export type FlowNode = StepNode | StartNode;
 
+const NODE_WIDTH = 240;
+
 const handleLeft = (index: number, count: number) => `${((index + 1) * 100) / (count + 1)}%`;
 
 function StepBox({ data, selected }: NodeProps<StepNode>) {
@@ -31,6 +33,7 @@ function StepBox({ data, selected }: NodeProps<StepNode>) {
       className={`journey-node card shadow-sm ${selected ? 'border-primary' : ''} ${problem ? 'border-danger' : ''}`}
       data-testid={`step-${step.id}`}
       title={problem}
+      style={{ width: NODE_WIDTH }}
     >
       <Handle type="target" position={Position.Top} />
       <div className="card-body p-2">
@@ -66,7 +69,11 @@ function StepBox({ data, selected }: NodeProps<StepNode>) {
 
 function StartBox({ data, selected }: NodeProps<StartNode>) {
   return (
-    <div className={`journey-node card bg-body-tertiary ${selected ? 'border-primary' : ''}`} data-testid="step-start">
+    <div
+      className={`journey-node card bg-body-tertiary ${selected ? 'border-primary' : ''}`}
+      data-testid="step-start"
+      style={{ width: NODE_WIDTH }}
+    >
       <div className="card-body p-2 small">
         <strong>Start</strong>
         {data.triggers.length === 0 ? (

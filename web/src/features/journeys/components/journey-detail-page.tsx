@@ -8,7 +8,7 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
-import { formatCount, formatDateTime } from '@/lib/format';
+import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { dollars } from '../describe';
 import { statusLabel, statusVariant } from '../status';
 import type { JourneyDefinition } from '../types';
@@ -63,7 +63,7 @@ export function JourneyDetailPage({ id }: { id: number }) {
       >
         {j.versions.map((v) => (
           <option key={v.version} value={v.version}>
-            Version {v.version} ({formatDateTime(v.created_at)}){v.active ? ', live' : ''}
+            Version {v.version} of {formatDate(v.created_at)}
           </option>
         ))}
       </Field>
@@ -101,7 +101,7 @@ export function JourneyDetailPage({ id }: { id: number }) {
             <li key={v.version} className="list-group-item d-flex gap-2">
               <span className="me-auto">Version {v.version}</span>
               <span className="text-body-secondary">{formatDateTime(v.created_at)}</span>
-              {v.active && <Badge bg="success">Live</Badge>}
+              {v.active && <Badge bg="success">Contacts inside</Badge>}
             </li>
           ))}
         </ul>

@@ -60,10 +60,12 @@ export interface PickerProps {
   /** The chosen id; 0 when none is chosen yet. */
   value: number;
   onChange: (id: number) => void;
+  /** Marks the select invalid while nothing is chosen (default on: a step or trigger needs its choice). */
+  flagMissing?: boolean;
 }
 
 /** A select of the client's templates, lists, segments or forms (the step or trigger stores the id). */
-export function Picker({ id, label, kind, value, onChange }: PickerProps) {
+export function Picker({ id, label, kind, value, onChange, flagMissing = true }: PickerProps) {
   const options = useOptions()[kind];
   return (
     <Field
@@ -72,7 +74,7 @@ export function Picker({ id, label, kind, value, onChange }: PickerProps) {
       select
       value={value > 0 ? String(value) : ''}
       onChange={(e) => onChange(Number(e.target.value) || 0)}
-      invalid={!(value > 0)}
+      invalid={flagMissing && !(value > 0)}
       error={PLACEHOLDER[kind].replace('…', '.')}
     >
       <option value="">{PLACEHOLDER[kind]}</option>

@@ -41,10 +41,14 @@ const NUMERIC = ['reached', 'sent', 'human_opens', 'clicks', 'unsubscribes', 'gi
 
 /** Per step: contacts who reached it, e-mails sent, human opens, clicks, unsubscribes, gifts, revenue and RPM. */
 export function StepFiguresTable({ steps, definition }: { steps: JourneyStepFigures[]; definition?: JourneyDefinition }) {
-  const rows = steps.map((s) => {
-    const step = definition ? findStep(definition, s.step_id) : undefined;
-    return { ...s, kind: step ? STEP_LABELS[step.kind] : '' };
-  });
+  // In the order the steps are drawn (then any the current definition no longer has).
+  const order = new Map((definition?.steps ?? []).map((s, i) => [s.id, i]));
+  const rows = steps
+    .map((s) => {
+      const step = definition ? findStep(definition, s.step_id) : undefined;
+      return { ...s, kind: step ? STEP_LABELS[step.kind] : '' };
+    })
+    .sort((a, b) => (order.get(a.step_id) ?? order.size) - (order.get(b.step_id) ?? order.size));
   return (
     <DataTable
       label="Step figures"
