@@ -89,6 +89,7 @@ async fn the_demo_client_has_one_finished_experiment_with_its_winner_send() {
     assert!((test as f64 - audience as f64 * 0.2).abs() <= 1.0);
     assert_eq!(mailed.iter().collect::<HashSet<_>>().len() as i64, audience);
     assert_demo_giving_is_possible_in_time(&app, &client, &session).await;
+    assert_demo_journeys_have_figures(&app, &session).await;
     println!("demo: 10,000 contacts seeded in {seeded_in:?}; experiment test {test}, winner send {rest}, p = {p:.2e}");
 }
 
@@ -168,4 +169,43 @@ async fn assert_demo_giving_is_possible_in_time(
         .map(|c| format!("{:.2}", c["donorShare"].as_f64().unwrap()))
         .collect();
     assert!(shares.len() >= 4, "donor shares barely vary: {shares:?}");
+}
+
+/// Issue 31: the welcome series and the rescue are active, with people inside and figures per step.
+async fn assert_demo_journeys_have_figures(app: &TestApp, session: &Session) {
+    let list = app.get_json("/api/journeys", session).await;
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Recurring rescue", "Welcome series"]);
+    let series = &list[1];
+    assert_eq!(series["status"], "active");
+    assert!(
+        series["active"].as_i64().unwrap() > 0 && series["finished"].as_i64().unwrap() > 0,
+        "{series}"
+    );
+    assert!(
+        series["converted"].as_i64().unwrap() > 0 && series["revenue_cents"].as_i64().unwrap() > 0,
+        "{series}"
+    );
+    let figures = app
+        .get_json(&format!("/api/journeys/{}/figures", series["id"]), session)
+        .await;
+    for step in figures["steps"].as_array().unwrap() {
+        assert!(step["reached"].as_i64().unwrap() > 0, "{step}");
+    }
+    let welcome = figures["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step_id"] == "welcome")
+        .unwrap();
+    assert!(
+        welcome["human_opens"].as_i64().unwrap() > 0 && welcome["gifts"].as_i64().unwrap() > 0,
+        "{welcome}"
+    );
+    assert!(figures["weeks"].as_array().unwrap().len() >= 8, "{figures}");
 }

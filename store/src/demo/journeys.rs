@@ -156,7 +156,7 @@ async fn history(
     let statements: [&str; 7] = [
         "create temp table demo_entered on commit drop as
          select c.id as contact_id, now() - make_interval(hours => ((c.id * 37) % (24 * 56))::integer) as entered_at,
-                (c.id * 11) % 5 = 0 as gave
+                abs(hashint8(c.id)) % 5 = 0 as gave
          from contacts c where c.subscription = 'subscribed' and c.id % (select one_in from demo_path) = 0",
         // One mailing per send step, on the day the first contact got it.
         "with steps as (
@@ -211,7 +211,8 @@ async fn history(
         "insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at, human_open,
                                          human_click)
          select s.mailing_id, s.contact_id, c.email, c.first_name, 'sent', s.at,
-                (c.id * 31) % 100 < 38, (c.id * 31) % 100 < 7
+                abs(hashint8(c.id * 7919 + s.mailing_id)) % 100 < 38,
+                abs(hashint8(c.id * 7919 + s.mailing_id)) % 100 < 7
          from journey_step_sends s join contacts c on c.id = s.contact_id
          where s.journey_id = (select j from demo_path) and s.mailing_id is not null
          on conflict do nothing",
@@ -247,18 +248,19 @@ async fn history(
             .execute(&mut *conn)
             .await?;
     }
-    // The givers' gifts, a day after the step before the branch, credited to that step's mailing.
-    sqlx::query(
+    // The givers' gifts, a day after entering, credited to the first e-mail's mailing.
+    let (state, zip) = super::giving::state_and_zip("c.id");
+    sqlx::query(sqlx::AssertSqlSafe(format!(
         "insert into contributions (platform, line_item_id, receipt_id, paid_at, amount, fee, contact_id, email,
-                                    first_name, last_name, mailing_id, attribution)
+                                    first_name, last_name, state, zip, mailing_id, attribution)
          select 'actblue', 'demo-journey-' || $1 || '-' || e.contact_id, 'JR' || $1 || e.contact_id,
-                least(e.entered_at + interval '1 day 4 hours', now()), a.amount, round(a.amount * 0.0395, 2),
-                c.id, c.email, c.first_name, c.last_name, m.mailing_id, 'click'
+                e.entered_at + interval '1 day 4 hours', a.amount, round(a.amount * 0.0395, 2),
+                c.id, c.email, c.first_name, c.last_name, {state}, {zip}, m.mailing_id, 'click'
          from demo_entered e join contacts c on c.id = e.contact_id
          join journey_step_mailings m on m.journey_id = $1 and m.step_id = $2
          cross join lateral (select (array[10, 25, 25, 50, 100])[1 + (c.id % 5)::int]::numeric as amount) a
-         where e.gave and e.entered_at + interval '1 day 4 hours' <= now()",
-    )
+         where e.gave and e.entered_at + interval '1 day 4 hours' <= now()"
+    )))
     .bind(journey_id)
     .bind(path.first.last().copied().unwrap_or(""))
     .execute(&mut *conn)

@@ -72,8 +72,7 @@ pub async fn list(conn: &mut PgConnection) -> Result<Vec<Summary>, sqlx::Error> 
              from mailings m join contributions c on c.mailing_id = m.id
              where m.journey_id = j.id
          ) r on true
-         where j.status <> 'archived' or e.active > 0
-         order by j.id desc"
+         order by j.status = 'archived', j.id desc"
     )))
     .fetch_all(conn)
     .await
