@@ -23,6 +23,7 @@ export type FlowNode = StepNode | StartNode;
 
 const NODE_WIDTH = 240;
 
+// The ports are for the mouse; the step panel's selects connect the same ports from the keyboard.
 const handleLeft = (index: number, count: number) => `${((index + 1) * 100) / (count + 1)}%`;
 
 function StepBox({ data, selected }: NodeProps<StepNode>) {
@@ -60,7 +61,6 @@ function StepBox({ data, selected }: NodeProps<StepNode>) {
           type="source"
           position={Position.Bottom}
           style={{ left: handleLeft(i, out.length) }}
-          aria-label={PORT_LABELS[port] ? `${step.id} ${PORT_LABELS[port]}` : `${step.id} next`}
         />
       ))}
     </div>
@@ -86,7 +86,7 @@ function StartBox({ data, selected }: NodeProps<StartNode>) {
           ))
         )}
       </div>
-      <Handle id="next" type="source" position={Position.Bottom} aria-label="start" />
+      <Handle id="next" type="source" position={Position.Bottom} />
     </div>
   );
 }
