@@ -102,4 +102,10 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   await expect(page.getByTestId('tile-Entered')).toHaveText('1');
   expect(mailCount(email, `${tag}-one`)).toBe(1);
   await page.screenshot({ path: '../../docs/screens/journey-detail.png', fullPage: true });
+
+  // The signer's contact page says which journey it was in and where it ended.
+  await page.goto('/contacts');
+  await page.getByRole('link', { name: email }).click();
+  const journeys = page.getByRole('table', { name: 'Journeys' });
+  await expect(journeys.getByRole('row', { name: new RegExp(`${tag} welcome series`) })).toContainText('send2');
 });
