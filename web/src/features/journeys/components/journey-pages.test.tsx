@@ -7,6 +7,7 @@ import type { JourneyDetail, JourneySummary } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
 import { errorReply, sentOnce, server, settled } from '@/test/msw';
 import { renderWithProviders } from '@/test/utils';
+import { JourneyDetailPage } from './journey-detail-page';
 import { JourneyEditPage } from './journey-edit-page';
 import { JourneysPage } from './journeys-page';
 
@@ -117,5 +118,50 @@ describe('JourneyEditPage', () => {
     await settled();
     // The definition goes back as it came (the builder keeps what it does not change).
     expect(sentOnce('PUT', '/api/journeys/5').body).toEqual({ name: 'Welcome series', definition: DEFINITION });
+  });
+});
+
+describe('JourneyDetailPage', () => {
+  it('shows the figures of the journey and of each step, in drawing order, and on the flow', async () => {
+    answerPickers();
+    server.use(
+      http.get('*/api/journeys/5', () =>
+        HttpResponse.json({
+          id: 5,
+          name: 'Welcome series',
+          status: 'paused',
+          version: 1,
+          definition: DEFINITION,
+          versions: [{ version: 1, created_at: '2026-11-01T10:00:00Z', active: true }],
+        }),
+      ),
+      http.get('*/api/journeys/5/figures', () =>
+        HttpResponse.json({
+          version: 1,
+          entered: 40,
+          active: 10,
+          finished: 30,
+          converted: 4,
+          revenue_cents: 25000,
+          weeks: [],
+          steps: [
+            { step_id: 'ask2', reached: 20, sent: 19, human_opens: 7, clicks: 3, unsubscribes: 1, gifts: 2, revenue_cents: 15000, rpm_cents: 789474 },
+            { step_id: 'welcome', reached: 40, sent: 40, human_opens: 22, clicks: 9, unsubscribes: 0, gifts: 2, revenue_cents: 10000, rpm_cents: 250000 },
+          ],
+        }),
+      ),
+    );
+    renderWithProviders(<JourneyDetailPage id={5} />);
+    expect(await screen.findByTestId('tile-Entered')).toHaveTextContent('40');
+    expect(screen.getByTestId('tile-Revenue')).toHaveTextContent('$250.00');
+    expect(screen.getByRole('button', { name: 'Activate Welcome series' })).toBeInTheDocument();
+    const rows = within(screen.getByRole('table', { name: 'Step figures' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'welcomeSend an e-mail404022902$100.00$2,500.00',
+      'ask2Send an e-mail20197312$150.00$7,894.74',
+    ]);
+    expect(screen.getByTestId('step-counts-ask2')).toHaveTextContent('Reached 20 · Sent 19');
+    sentOnce('GET', '/api/journeys/5/figures');
+    expect(screen.getByText('Nobody has entered yet.')).toBeInTheDocument();
   });
 });
