@@ -10,6 +10,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { StatTiles } from '@/components/stat-tiles';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { dollars } from '../describe';
+import { withPositions } from '../layout';
 import { statusLabel, statusVariant } from '../status';
 import type { JourneyDefinition } from '../types';
 import { ConversionChart } from './conversion-chart';
@@ -38,7 +39,7 @@ export function JourneyDetailPage({ id }: { id: number }) {
   if (journey.isPending) return <PageSpinner label="Loading the journey" />;
   if (journey.isError) return <Alert variant="danger">Could not load the journey.</Alert>;
   const j = journey.data;
-  const definition = j.definition as unknown as JourneyDefinition;
+  const definition = withPositions(j.definition as JourneyDefinition);
   return (
     <>
       <Breadcrumbs crumbs={[JOURNEYS_CRUMB, { label: j.name }]} />

@@ -9,6 +9,7 @@ import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { emptyDefinition } from '../definition';
+import { withPositions } from '../layout';
 import type { JourneyDefinition } from '../types';
 import { JourneyBuilder } from './journey-builder';
 
@@ -27,7 +28,7 @@ export function JourneyEditPage({ id }: { id?: number }) {
     <JourneyEditor
       id={j.id}
       initialName={j.name}
-      initialDefinition={j.definition as unknown as JourneyDefinition}
+      initialDefinition={withPositions(j.definition as JourneyDefinition)}
       newVersion={j.status !== 'draft' || j.versions.length > 1}
       version={j.version}
     />
