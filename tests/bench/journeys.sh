@@ -79,7 +79,7 @@ select id, seq + 2, 1, 1, 'pause', contact_id, 'reached', now() from journey_con
 insert into mailing_recipients (mailing_id, contact_id, email, first_name)
 select currval(pg_get_serial_sequence('mailings', 'id')), c.id, c.email, c.first_name
 from journey_contacts jc join contacts c on c.id = jc.contact_id where jc.state = 'waiting' and jc.due_at <= now();
-update journey_contacts set step_id = 'pause', in_wait, seq = seq + 2, due_at = now() + interval '1 day'
+update journey_contacts set step_id = 'pause', in_wait = true, seq = seq + 2, due_at = now() + interval '1 day'
 where state = 'waiting' and due_at <= now();
 rollback;
 SQL
