@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { adminClientHeaders, mailCount, signIn, submitWhenBound } from './helpers';
 
@@ -15,6 +16,17 @@ async function setUp(request: APIRequestContext, tag: string) {
   await post('/api/crm-mailing-template', { name: `${tag} ask`, bodyHtml: `<p>Will you chip in ${tag}-two</p>` });
   await post('/api/sender', { name: `${tag} sender`, fromAddress: `${tag}@example.org` });
   return { headers, formId: form.id };
+}
+
+/** The builder with its steps and the detail page with figures: no serious or critical axe violation. */
+async function expectAccessible(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.spinner-border')).toHaveCount(0);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
+  expect(serious).toEqual([]);
 }
 
 /** Waits for the `marker` mail to `recipient`: the worker's pass (every 5 s) enrols, advances and queues the send. */
@@ -70,6 +82,7 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   await expect(page.getByRole('alert', { name: 'Problems' })).toHaveCount(0);
   await page.getByTestId('step-send2').click();
   await page.screenshot({ path: '../../docs/screens/journey-builder.png', fullPage: true });
+  await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Save journey' }).click();
   await expect(page).toHaveURL(/\/journeys\/\d+$/);
@@ -102,6 +115,7 @@ test('a welcome series built in the builder mails a new signup, then the ask two
   await expect(page.getByTestId('tile-Entered')).toHaveText('1');
   expect(mailCount(email, `${tag}-one`)).toBe(1);
   await page.screenshot({ path: '../../docs/screens/journey-detail.png', fullPage: true });
+  await expectAccessible(page);
 
   // The signer's contact page says which journey it was in and where it ended.
   await page.goto('/contacts');
