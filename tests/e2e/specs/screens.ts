@@ -33,6 +33,8 @@ export function mainScreens(f: Fixtures): { name: string; path: string }[] {
     { name: 'experiments', path: '/experiments' },
     { name: 'planning', path: '/planning' },
     { name: 'email analytics', path: '/email-analytics' },
+    { name: 'journeys', path: '/journeys' },
+    { name: 'journey builder', path: '/journeys/new' },
     { name: 'media', path: '/media' },
     { name: 'projections', path: '/projections' },
     { name: 'reports', path: '/reports' },

@@ -57,6 +57,11 @@ const productRoutes: RouteObject[] = [
   guarded('pagePerformance', 'page', [
     { path: 'experiments', handle: { title: 'Experiments' }, lazy: () => import('./routes/email/experiments') },
   ]),
+  // Journeys are mailings that run by themselves: like the CRM mailings, no page permission (the server checks).
+  { path: 'journeys', handle: { title: 'Journeys' }, lazy: () => import('./routes/journeys/index') },
+  { path: 'journeys/new', handle: { title: 'New journey' }, lazy: () => import('./routes/journeys/new') },
+  { path: 'journeys/:id', handle: { title: 'Journey' }, lazy: () => import('./routes/journeys/detail') },
+  { path: 'journeys/:id/edit', handle: { title: 'Edit journey' }, lazy: () => import('./routes/journeys/edit') },
   guarded('pageContributionSourceCodes', 'page', [
     { path: 'revenue', handle: { title: 'Contribution Source Codes' }, lazy: () => import('./routes/revenue/source-codes') },
   ]),

@@ -31,13 +31,13 @@ const labels = (perms: PermissionSets) =>
   );
 
 describe('filterNav', () => {
-  it('without permissions keeps only the CRM items', () => {
-    expect(labels(noPerms)).toEqual(['Mailings', 'Lists', 'Forms', 'Templates']);
+  it('without permissions keeps only the CRM items and Journeys', () => {
+    expect(labels(noPerms)).toEqual(['Journeys', 'Mailings', 'Lists', 'Forms', 'Templates']);
   });
 
   it('keeps the items whose permission the user has, from either permission set', () => {
     const result = labels({ permissions: ['pageSegments', 'pageMedia'], universalPermissions: ['pageReports'] });
-    expect(result).toEqual(['Segments', 'Mailings', 'Lists', 'Forms', 'Templates', 'Media', 'Reports']);
+    expect(result).toEqual(['Segments', 'Journeys', 'Mailings', 'Lists', 'Forms', 'Templates', 'Media', 'Reports']);
   });
 
   it('Contacts needs pageContacts for both its entries', () => {

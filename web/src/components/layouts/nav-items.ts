@@ -70,6 +70,7 @@ export const MAIN_NAV: NavTopItem[] = [
       { kind: 'link', label: 'Planning', to: '/planning', permission: 'pagePlanning' },
       { kind: 'link', label: 'Performance', to: '/flights', permission: 'pagePerformance' },
       { kind: 'link', label: 'E-mail Analytics', to: '/email-analytics', permission: 'pagePerformance' },
+      { kind: 'link', label: 'Journeys', to: '/journeys' },
       {
         kind: 'section',
         label: 'CRM',

@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { ContactDetail } from '@/features/contacts/components/contact-detail';
+import { ContactJourneys } from '@/features/journeys/components/contact-journeys';
 import { ContactGiving } from '@/features/revenue/components/contact-giving';
 
 export function Component() {
@@ -8,7 +9,12 @@ export function Component() {
   return (
     <>
       <ContactDetail key={contactId} id={contactId} />
-      {Number.isInteger(contactId) && contactId > 0 && <ContactGiving key={`giving-${contactId}`} contactId={contactId} />}
+      {Number.isInteger(contactId) && contactId > 0 && (
+        <>
+          <ContactGiving key={`giving-${contactId}`} contactId={contactId} />
+          <ContactJourneys key={`journeys-${contactId}`} contactId={contactId} />
+        </>
+      )}
     </>
   );
 }

@@ -1,0 +1,5 @@
+import { JourneyEditPage } from '@/features/journeys/components/journey-edit-page';
+
+export function Component() {
+  return <JourneyEditPage />;
+}

@@ -1,0 +1,63 @@
+import { columnsFor, DataTable } from '@/components/data-table';
+import { formatCount } from '@/lib/format';
+import type { JourneyStepFigures } from '@/api/gen/model';
+import { findStep, STEP_LABELS } from '../definition';
+import { dollars } from '../describe';
+import type { JourneyDefinition } from '../types';
+
+type Row = JourneyStepFigures & { kind: string };
+
+type Count = 'reached' | 'sent' | 'human_opens' | 'clicks' | 'unsubscribes' | 'gifts';
+const HEADERS: Record<Count, string> = {
+  reached: 'Reached',
+  sent: 'Sent',
+  human_opens: 'Human opens',
+  clicks: 'Clicks',
+  unsubscribes: 'Unsubscribes',
+  gifts: 'Gifts',
+};
+
+const col = columnsFor<Row>();
+const count = (key: Count) =>
+  col.accessor(key, { header: HEADERS[key], cell: (info) => {
+    const value = info.getValue();
+    return value === null || value === undefined ? '—' : formatCount(value);
+  },
+});
+const columns = col.columns([
+  col.accessor('step_id', { header: 'Step' }),
+  col.accessor('kind', { header: 'Kind' }),
+  count('reached'),
+  count('sent'),
+  count('human_opens'),
+  count('clicks'),
+  count('unsubscribes'),
+  count('gifts'),
+  col.accessor('revenue_cents', { header: 'Revenue', cell: (info) => dollars(info.getValue()) }),
+  col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
+]);
+
+const NUMERIC = ['reached', 'sent', 'human_opens', 'clicks', 'unsubscribes', 'gifts', 'revenue_cents', 'rpm_cents'];
+
+/** Per step: contacts who reached it, e-mails sent, human opens, clicks, unsubscribes, gifts, revenue and RPM. */
+export function StepFiguresTable({ steps, definition }: { steps: JourneyStepFigures[]; definition?: JourneyDefinition }) {
+  // In the order the steps are drawn (then any the current definition no longer has).
+  const order = new Map((definition?.steps ?? []).map((s, i) => [s.id, i]));
+  const rows = steps
+    .map((s) => {
+      const step = definition ? findStep(definition, s.step_id) : undefined;
+      return { ...s, kind: step ? STEP_LABELS[step.kind] : '' };
+    })
+    .sort((a, b) => (order.get(a.step_id) ?? order.size) - (order.get(b.step_id) ?? order.size));
+  return (
+    <DataTable
+      label="Step figures"
+      columns={columns}
+      data={rows}
+      numeric={NUMERIC}
+      rowHeader
+      getRowId={(r) => r.step_id}
+      empty="No step figures yet."
+    />
+  );
+}
