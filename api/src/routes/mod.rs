@@ -21,6 +21,7 @@ pub mod origin_codes;
 pub mod planning;
 pub mod projections;
 pub mod reports;
+pub mod retention;
 pub mod revenue;
 pub mod segments;
 pub mod sender_domains;
@@ -118,6 +119,7 @@ pub type Apis = (
             revenue::giving::RevenueSelectionApi,
             revenue::source_codes::SourceCodesApi,
             revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
         ),
         segments::SegmentsApi,
         (media::MediaApi, projections::ProjectionsApi),
@@ -180,6 +182,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     revenue::giving::RevenueSelectionApi,
                     revenue::source_codes::SourceCodesApi,
                     revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
                 ),
                 segments::SegmentsApi,
                 (media::MediaApi, projections::ProjectionsApi),
