@@ -2,6 +2,7 @@
 //! "Donor retention"), in the client's zone (America/New_York).
 
 mod fep;
+mod page;
 
 use crate::helpers::*;
 
