@@ -170,10 +170,17 @@ pub async fn cohorts(
     by: SourceBy,
 ) -> Result<(Cohorts, chrono::DateTime<chrono::Utc>), sqlx::Error> {
     let key = format!("cohorts:{}:{}", grain.id(), by.id());
-    cached(conn, &key, None, async |conn| compute(conn, grain, by).await).await
+    cached(conn, &key, None, async |conn| {
+        compute(conn, grain, by).await
+    })
+    .await
 }
 
-async fn compute(conn: &mut PgConnection, grain: Grain, by: SourceBy) -> Result<Cohorts, sqlx::Error> {
+async fn compute(
+    conn: &mut PgConnection,
+    grain: Grain,
+    by: SourceBy,
+) -> Result<Cohorts, sqlx::Error> {
     let today = super::client_today(&mut *conn).await?;
     let this_month = super::period::first_of(today);
     let since = this_month - chrono::Months::new(COHORT_MONTHS - 1);
@@ -216,13 +223,17 @@ fn build(grain: Grain, by: SourceBy, this_month: NaiveDate, rows: &[Row]) -> Coh
     };
     let mut raw: BTreeMap<(String, NaiveDate), Raw> = BTreeMap::new();
     for r in rows {
-        let e = raw.entry((r.source.clone(), r.cohort)).or_insert_with(|| Raw {
-            donors: r.donors,
-            // The cohort's last donors started `span` months after it began.
-            age: months_between(r.cohort, this_month).saturating_sub(span).max(0) as u32,
-            active: [0; 26],
-            net: [0.0; 26],
-        });
+        let e = raw
+            .entry((r.source.clone(), r.cohort))
+            .or_insert_with(|| Raw {
+                donors: r.donors,
+                // The cohort's last donors started `span` months after it began.
+                age: months_between(r.cohort, this_month)
+                    .saturating_sub(span)
+                    .max(0) as u32,
+                active: [0; 26],
+                net: [0.0; 26],
+            });
         if let Some(age) = r.age {
             let i = age.clamp(0, 25) as usize;
             e.active[i] += r.active;
@@ -337,7 +348,9 @@ fn value(source: &str, group: &[&Raw]) -> SourceValue {
         };
     }
     // Backtest: the latest mature cohorts, each projected from its month-6 value with a curve built without it.
-    let mature: Vec<usize> = (0..group.len()).filter(|&i| group[i].age >= MAX_AGE).collect();
+    let mature: Vec<usize> = (0..group.len())
+        .filter(|&i| group[i].age >= MAX_AGE)
+        .collect();
     let mut errors = Vec::new();
     for &i in mature.iter().rev().take(BACKTEST_COHORTS) {
         let cum = cumulative(&group[i].net);
@@ -355,7 +368,8 @@ fn value(source: &str, group: &[&Raw]) -> SourceValue {
         donors,
         observed_per_donor: per(observed),
         projected_per_donor: projected.filter(|_| donors > 0).map(per),
-        backtest_mape: (!errors.is_empty()).then(|| errors.iter().sum::<f64>() / errors.len() as f64),
+        backtest_mape: (!errors.is_empty())
+            .then(|| errors.iter().sum::<f64>() / errors.len() as f64),
         backtest_cohorts: errors.len() as i64,
     }
 }

@@ -27,7 +27,10 @@ impl SustainerStatus {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
     /// A line of the gain/loss report.
-    Retention { periods: Periods, category: Category },
+    Retention {
+        periods: Periods,
+        category: Category,
+    },
     /// A cohort's donors (every cohort of the source when None), those giving at `age` when given; a source's
     /// donors when neither is given (its lifetime value).
     Cohort {
@@ -38,7 +41,10 @@ pub enum Cell {
         age: Option<u32>,
     },
     /// The sustainers active, started or ended in a month.
-    Sustainers { month: NaiveDate, status: SustainerStatus },
+    Sustainers {
+        month: NaiveDate,
+        status: SustainerStatus,
+    },
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -146,7 +152,11 @@ pub async fn donors(
 
 /// Saves the cell's contacts (donors known only by e-mail have no contact and are left out) as an upload list
 /// named `name`; answers its id and size. A segment of that list is then the cell as a segment.
-pub async fn save_list(conn: &mut PgConnection, cell: &Cell, name: &str) -> Result<(i64, i64), sqlx::Error> {
+pub async fn save_list(
+    conn: &mut PgConnection,
+    cell: &Cell,
+    name: &str,
+) -> Result<(i64, i64), sqlx::Error> {
     select_cell(&mut *conn, cell).await?;
     let list_id: i64 = sqlx::query_scalar(
         "insert into crm_lists (name, kind, count)

@@ -146,7 +146,9 @@ pub async fn fiscal_year_start(conn: &mut PgConnection) -> Result<u32, sqlx::Err
 
 /// Today in the client's zone.
 pub async fn client_today(conn: &mut PgConnection) -> Result<chrono::NaiveDate, sqlx::Error> {
-    sqlx::query_scalar("select client_today()").fetch_one(conn).await
+    sqlx::query_scalar("select client_today()")
+        .fetch_one(conn)
+        .await
 }
 
 /// Donor and dollar retention and the gain/loss report of the `kind` of period containing `as_of` (to date)
@@ -168,14 +170,20 @@ pub async fn summary(
     as_of: chrono::NaiveDate,
 ) -> Result<(Retention, chrono::DateTime<chrono::Utc>), sqlx::Error> {
     let key = format!("retention:{}:{as_of}", kind.id());
-    figures::cached(conn, &key, Some(chrono::Duration::minutes(15)), async |conn| {
-        donor_retention(conn, kind, as_of).await
-    })
+    figures::cached(
+        conn,
+        &key,
+        Some(chrono::Duration::minutes(15)),
+        async |conn| donor_retention(conn, kind, as_of).await,
+    )
     .await
 }
 
 /// The same figures for explicit periods.
-pub async fn retention_of(conn: &mut PgConnection, periods: Periods) -> Result<Retention, sqlx::Error> {
+pub async fn retention_of(
+    conn: &mut PgConnection,
+    periods: Periods,
+) -> Result<Retention, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "with {CLASSIFIED},
          g as (
@@ -213,22 +221,24 @@ pub async fn retention_of(conn: &mut PgConnection, periods: Periods) -> Result<R
     let zero = || "0.00".to_string();
     let lines = Category::ALL
         .into_iter()
-        .map(|category| match rows.iter().find(|r| r.category == category.id()) {
-            Some(r) => Line {
-                category,
-                donors: r.donors,
-                previous: r.previous.clone(),
-                current: r.current.clone(),
-                change: r.change.clone(),
+        .map(
+            |category| match rows.iter().find(|r| r.category == category.id()) {
+                Some(r) => Line {
+                    category,
+                    donors: r.donors,
+                    previous: r.previous.clone(),
+                    current: r.current.clone(),
+                    change: r.change.clone(),
+                },
+                None => Line {
+                    category,
+                    donors: 0,
+                    previous: zero(),
+                    current: zero(),
+                    change: zero(),
+                },
             },
-            None => Line {
-                category,
-                donors: 0,
-                previous: zero(),
-                current: zero(),
-                change: zero(),
-            },
-        })
+        )
         .collect();
     Ok(match rows.first() {
         Some(t) => Retention {

@@ -104,9 +104,15 @@ mod tests {
     #[test]
     fn periods_follow_the_calendar_and_the_fiscal_year() {
         let p = Periods::containing(PeriodKind::Year, d(2026, 11, 26), 7);
-        assert_eq!((p.from, p.to, p.previous_from), (d(2026, 1, 1), d(2026, 11, 1), d(2025, 1, 1)));
+        assert_eq!(
+            (p.from, p.to, p.previous_from),
+            (d(2026, 1, 1), d(2026, 11, 1), d(2025, 1, 1))
+        );
         let p = Periods::containing(PeriodKind::FiscalYear, d(2026, 11, 26), 7);
-        assert_eq!((p.from, p.to, p.previous_from), (d(2026, 7, 1), d(2026, 11, 1), d(2025, 7, 1)));
+        assert_eq!(
+            (p.from, p.to, p.previous_from),
+            (d(2026, 7, 1), d(2026, 11, 1), d(2025, 7, 1))
+        );
         let p = Periods::containing(PeriodKind::FiscalYear, d(2026, 3, 2), 7);
         assert_eq!((p.from, p.previous_from), (d(2025, 7, 1), d(2024, 7, 1)));
         let p = Periods::containing(PeriodKind::Quarter, d(2026, 11, 26), 1);
@@ -114,8 +120,14 @@ mod tests {
         let p = Periods::containing(PeriodKind::Quarter, d(2026, 11, 26), 2);
         assert_eq!((p.from, p.previous_from), (d(2026, 11, 1), d(2026, 8, 1)));
         let p = Periods::containing(PeriodKind::Month, d(2026, 1, 31), 7);
-        assert_eq!((p.from, p.to, p.previous_from), (d(2026, 1, 1), d(2026, 1, 1), d(2025, 12, 1)));
+        assert_eq!(
+            (p.from, p.to, p.previous_from),
+            (d(2026, 1, 1), d(2026, 1, 1), d(2025, 12, 1))
+        );
         let e = Periods::containing(PeriodKind::Year, d(2026, 11, 26), 1).earlier(1);
-        assert_eq!((e.from, e.to, e.previous_from), (d(2025, 1, 1), d(2025, 12, 1), d(2024, 1, 1)));
+        assert_eq!(
+            (e.from, e.to, e.previous_from),
+            (d(2025, 1, 1), d(2025, 12, 1), d(2024, 1, 1))
+        );
     }
 }

@@ -47,7 +47,13 @@ pub struct Sustainers {
 pub async fn sustainers(
     conn: &mut PgConnection,
 ) -> Result<(Sustainers, chrono::DateTime<chrono::Utc>), sqlx::Error> {
-    cached(conn, "sustainers", Some(chrono::Duration::minutes(15)), async |conn| compute(conn).await).await
+    cached(
+        conn,
+        "sustainers",
+        Some(chrono::Duration::minutes(15)),
+        async |conn| compute(conn).await,
+    )
+    .await
 }
 
 /// The donors with a recurring payment in a month (`$1`), with the months before and after they paid in.
@@ -107,13 +113,16 @@ async fn compute(conn: &mut PgConnection) -> Result<Sustainers, sqlx::Error> {
     let earn = EARN
         .iter()
         .map(|&n| {
-            earn.iter().find(|e| e.months == n).cloned().unwrap_or(Earn {
-                months: n,
-                sustainers: 0,
-                received: 0,
-                expected: 0,
-                rate: 0.0,
-            })
+            earn.iter()
+                .find(|e| e.months == n)
+                .cloned()
+                .unwrap_or(Earn {
+                    months: n,
+                    sustainers: 0,
+                    received: 0,
+                    expected: 0,
+                    rate: 0.0,
+                })
         })
         .collect();
     Ok(Sustainers { months, earn })

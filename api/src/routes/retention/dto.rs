@@ -52,7 +52,12 @@ pub struct RetentionView {
 }
 
 impl RetentionView {
-    pub(super) fn of(v: r::Retention, as_of: NaiveDate, computed: DateTime<Utc>, time_zone: String) -> Self {
+    pub(super) fn of(
+        v: r::Retention,
+        as_of: NaiveDate,
+        computed: DateTime<Utc>,
+        time_zone: String,
+    ) -> Self {
         let p = v.periods;
         Self {
             period: p.kind.id().to_owned(),
@@ -157,7 +162,11 @@ pub struct CohortsView {
 }
 
 impl CohortsView {
-    pub(super) fn of(v: c::Cohorts, computed: DateTime<Utc>, refreshed: Option<DateTime<Utc>>) -> Self {
+    pub(super) fn of(
+        v: c::Cohorts,
+        computed: DateTime<Utc>,
+        refreshed: Option<DateTime<Utc>>,
+    ) -> Self {
         Self {
             grain: v.grain.id().to_owned(),
             by: v.by.id().to_owned(),

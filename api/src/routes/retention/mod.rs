@@ -65,9 +65,11 @@ async fn as_of(conn: &mut PgConnection, raw: Option<NaiveDate>) -> Result<NaiveD
 }
 
 async fn time_zone(conn: &mut PgConnection) -> Result<String, ApiError> {
-    Ok(sqlx::query_scalar("select time_zone from app_settings limit 1")
-        .fetch_one(conn)
-        .await?)
+    Ok(
+        sqlx::query_scalar("select time_zone from app_settings limit 1")
+            .fetch_one(conn)
+            .await?,
+    )
 }
 
 /// Reads a cell; a retention cell's periods need the client's fiscal year.
@@ -76,8 +78,10 @@ async fn cell(conn: &mut PgConnection, c: &RetentionCell) -> Result<Cell, ApiErr
         "retention" => {
             let kind = period_kind(c.period.as_deref())?;
             let day = as_of(&mut *conn, c.as_of).await?;
-            let category = Category::parse(c.category.as_deref().unwrap_or(""))
-                .ok_or_else(|| bad("category must be new, recaptured, upgraded, same, downgraded or lost"))?;
+            let category =
+                Category::parse(c.category.as_deref().unwrap_or("")).ok_or_else(|| {
+                    bad("category must be new, recaptured, upgraded, same, downgraded or lost")
+                })?;
             let fy = retention::fiscal_year_start(conn).await?;
             Ok(Cell::Retention {
                 periods: Periods::containing(kind, day, fy),
@@ -157,12 +161,19 @@ impl RetentionApi {
         /// all (default), origin, channel, campaign or form
         by: Query<Option<String>>,
     ) -> Result<Json<CohortsView>, ApiError> {
-        let (g, b) = (self::grain(grain.0.as_deref())?, source_by(by.0.as_deref())?);
+        let (g, b) = (
+            self::grain(grain.0.as_deref())?,
+            source_by(by.0.as_deref())?,
+        );
         let view = auth
             .0
             .tx(&state, PAGE_CONTRIBUTIONS, async |tx| {
                 let (v, computed) = retention::cohorts::cohorts(tx, g, b).await?;
-                Ok(CohortsView::of(v, computed, retention::refreshed(tx).await?))
+                Ok(CohortsView::of(
+                    v,
+                    computed,
+                    retention::refreshed(tx).await?,
+                ))
             })
             .await?;
         Ok(Json(view))

@@ -26,9 +26,15 @@ async fn the_published_fep_example_adds_up() {
     )
     .await;
     let r = retention(&app, &client, PeriodKind::Year, "2007-12-31").await;
-    assert_eq!((r.gains.as_str(), r.losses.as_str()), ("594000.00", "503000.00"));
+    assert_eq!(
+        (r.gains.as_str(), r.losses.as_str()),
+        ("594000.00", "503000.00")
+    );
     // 2006: 100,000 + 400,000 + 303,000 + 5,000; 2007: 300,000 + 194,000 + 200,000 + 200,000 + 5,000.
-    assert_eq!((r.dollars_previous.as_str(), r.dollars_current.as_str()), ("808000.00", "899000.00"));
+    assert_eq!(
+        (r.dollars_previous.as_str(), r.dollars_current.as_str()),
+        ("808000.00", "899000.00")
+    );
     assert_eq!(line(&r, Category::New).3, "300000.00");
     assert_eq!(line(&r, Category::Recaptured).3, "194000.00");
     assert_eq!(line(&r, Category::Upgraded).3, "100000.00");

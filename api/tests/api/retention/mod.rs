@@ -14,9 +14,16 @@ pub(crate) fn day(s: &str) -> NaiveDate {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
 }
 
-pub(crate) async fn retention(app: &TestApp, client: &Client, kind: PeriodKind, as_of: &str) -> Retention {
+pub(crate) async fn retention(
+    app: &TestApp,
+    client: &Client,
+    kind: PeriodKind,
+    as_of: &str,
+) -> Retention {
     let mut tx = app.tenancy.begin(client).await.unwrap();
-    let r = retention::donor_retention(&mut tx, kind, day(as_of)).await.unwrap();
+    let r = retention::donor_retention(&mut tx, kind, day(as_of))
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     r
 }
@@ -24,7 +31,12 @@ pub(crate) async fn retention(app: &TestApp, client: &Client, kind: PeriodKind, 
 /// (donors, previous, current, change) of a category.
 pub(crate) fn line(r: &Retention, c: Category) -> (i64, &str, &str, &str) {
     let l = r.lines.iter().find(|l| l.category == c).unwrap();
-    (l.donors, l.previous.as_str(), l.current.as_str(), l.change.as_str())
+    (
+        l.donors,
+        l.previous.as_str(),
+        l.current.as_str(),
+        l.change.as_str(),
+    )
 }
 
 /// Contacts a–i and one e-mail donor (g): each donor's story is told beside its gifts.
@@ -64,33 +76,65 @@ async fn donor_and_dollar_retention_and_the_gain_loss_report_by_hand() {
     // 2026 to June against 2025: previous donors a 100, b 50, c 200, d 40, i 100 (h's refunded gift is none) =
     // 5 donors, $490; current a 150, b 50, c 80, e 60, f 25, g 10, h 20 = 7 donors, and i's −100.
     let r = retention(&app, &client, PeriodKind::Year, "2026-06-15").await;
-    assert_eq!((r.periods.from, r.periods.to, r.periods.previous_from), (day("2026-01-01"), day("2026-06-01"), day("2025-01-01")));
+    assert_eq!(
+        (r.periods.from, r.periods.to, r.periods.previous_from),
+        (day("2026-01-01"), day("2026-06-01"), day("2025-01-01"))
+    );
     assert_eq!((r.donors_previous, r.donors_current, r.retained), (5, 7, 3));
     assert!((r.donor_retention - 0.6).abs() < 1e-9);
-    assert_eq!((r.dollars_previous.as_str(), r.dollars_current.as_str(), r.dollars_retained.as_str()), ("490.00", "295.00", "280.00"));
+    assert_eq!(
+        (
+            r.dollars_previous.as_str(),
+            r.dollars_current.as_str(),
+            r.dollars_retained.as_str()
+        ),
+        ("490.00", "295.00", "280.00")
+    );
     assert!((r.dollar_retention - 280.0 / 490.0).abs() < 1e-9);
     assert_eq!(line(&r, Category::New), (2, "0.00", "35.00", "35.00"));
-    assert_eq!(line(&r, Category::Recaptured), (2, "0.00", "80.00", "80.00"));
-    assert_eq!(line(&r, Category::Upgraded), (1, "100.00", "150.00", "50.00"));
+    assert_eq!(
+        line(&r, Category::Recaptured),
+        (2, "0.00", "80.00", "80.00")
+    );
+    assert_eq!(
+        line(&r, Category::Upgraded),
+        (1, "100.00", "150.00", "50.00")
+    );
     assert_eq!(line(&r, Category::Same), (1, "50.00", "50.00", "0.00"));
-    assert_eq!(line(&r, Category::Downgraded), (1, "200.00", "80.00", "-120.00"));
-    assert_eq!(line(&r, Category::Lost), (2, "140.00", "-100.00", "-240.00"));
+    assert_eq!(
+        line(&r, Category::Downgraded),
+        (1, "200.00", "80.00", "-120.00")
+    );
+    assert_eq!(
+        line(&r, Category::Lost),
+        (2, "140.00", "-100.00", "-240.00")
+    );
     // 490 + 165 − 360 = 295.
     assert_eq!((r.gains.as_str(), r.losses.as_str()), ("165.00", "360.00"));
 
     // A fiscal year from July: FY2026 (July 2025 – June 2026) against FY2025. Previous: a 100, b 50. Current:
     // a 150 (upgraded), b 50 (same), c 280, d 40, f 25, g 10, h 20 (all first gifts in the year: new), e 60
     // (recaptured); i nets 0.
-    app.exec_in(&client, "update app_settings set fiscal_year_start = 7").await;
+    app.exec_in(&client, "update app_settings set fiscal_year_start = 7")
+        .await;
     let r = retention(&app, &client, PeriodKind::FiscalYear, "2026-06-15").await;
-    assert_eq!((r.periods.from, r.periods.previous_from), (day("2025-07-01"), day("2024-07-01")));
+    assert_eq!(
+        (r.periods.from, r.periods.previous_from),
+        (day("2025-07-01"), day("2024-07-01"))
+    );
     assert_eq!((r.donors_previous, r.donors_current, r.retained), (2, 8, 2));
     assert!((r.donor_retention - 1.0).abs() < 1e-9);
     assert_eq!(line(&r, Category::New), (5, "0.00", "375.00", "375.00"));
-    assert_eq!(line(&r, Category::Recaptured), (1, "0.00", "60.00", "60.00"));
+    assert_eq!(
+        line(&r, Category::Recaptured),
+        (1, "0.00", "60.00", "60.00")
+    );
     // Fiscal quarters: April–June 2026 against January–March (fiscal Q4 against Q3).
     let r = retention(&app, &client, PeriodKind::Quarter, "2026-06-15").await;
-    assert_eq!((r.periods.from, r.periods.previous_from), (day("2026-04-01"), day("2026-01-01")));
+    assert_eq!(
+        (r.periods.from, r.periods.previous_from),
+        (day("2026-04-01"), day("2026-01-01"))
+    );
     // January–March: a 150, b 50, f 25, h 20 (i −100 is no donor); April–June: c 80, e 60, g 10.
     assert_eq!((r.donors_previous, r.donors_current, r.retained), (4, 3, 0));
     assert_eq!(line(&r, Category::Lost), (4, "245.00", "0.00", "-245.00"));
@@ -99,11 +143,16 @@ async fn donor_and_dollar_retention_and_the_gain_loss_report_by_hand() {
 
     // The rollup follows refunds, moves and deletes, and equals a recount of the facts (also after a zone
     // change, which moves d's gift into 2026).
-    app.exec_in(&client, "update contributions set refund_id = 'R2' where line_item_id = 'a2';
-                          delete from contributions where line_item_id = 'b2';").await;
+    app.exec_in(
+        &client,
+        "update contributions set refund_id = 'R2' where line_item_id = 'a2';
+                          delete from contributions where line_item_id = 'b2';",
+    )
+    .await;
     let r = retention(&app, &client, PeriodKind::Year, "2026-06-15").await;
     assert_eq!(line(&r, Category::Lost).0, 4);
-    app.exec_in(&client, "update app_settings set time_zone = 'UTC'").await;
+    app.exec_in(&client, "update app_settings set time_zone = 'UTC'")
+        .await;
     let r = retention(&app, &client, PeriodKind::Year, "2026-06-15").await;
     assert_eq!(line(&r, Category::New), (3, "0.00", "75.00", "75.00"));
     let differences = app

@@ -28,7 +28,11 @@ fn months_ago(today: NaiveDate, n: u32) -> String {
 }
 
 async fn post(app: &TestApp, session: &Session, path: &str, body: Value) -> reqwest::Response {
-    app.api(Method::POST, path, session).json(&body).send().await.unwrap()
+    app.api(Method::POST, path, session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -49,7 +53,11 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
     let at = |n: u32| months.iter().find(|x| x["month"] == m(n)).unwrap().clone();
     let figures = |n| {
         let x = at(n);
-        (x["active"].as_i64().unwrap(), x["started"].as_i64().unwrap(), x["ended"].as_i64().unwrap())
+        (
+            x["active"].as_i64().unwrap(),
+            x["started"].as_i64().unwrap(),
+            x["ended"].as_i64().unwrap(),
+        )
     };
     assert_eq!(figures(6), (1, 1, 0));
     assert_eq!(figures(5), (2, 1, 0));
@@ -75,12 +83,18 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
         .collect();
     assert_eq!(
         earn,
-        vec![(3, 8, 9, "0.8889".into()), (1, 3, 6, "0.5000".into()), (0, 0, 0, "0.0000".into())]
+        vec![
+            (3, 8, 9, "0.8889".into()),
+            (1, 3, 6, "0.5000".into()),
+            (0, 0, 0, "0.0000".into())
+        ]
     );
 
     // Cohorts by origin code: web's M−6 cohort (s1) gave at month 1, not at 3 or 6; $20 through month 1, $30
     // through 3 and 6; petition's M−4 cohort (s3) not at 1, at 3 ($90 through it); month 6 not reached yet.
-    let c = app.get_json("/api/retention/cohorts?by=origin", &session).await;
+    let c = app
+        .get_json("/api/retention/cohorts?by=origin", &session)
+        .await;
     let cohort = |source: &str, n| {
         c["cohorts"]
             .as_array()
@@ -91,7 +105,12 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
             .clone()
     };
     let cells = |k: Value| -> Vec<(Value, Value)> {
-        k["cells"].as_array().unwrap().iter().map(|x| (x["share"].clone(), x["revenuePerDonor"].clone())).collect()
+        k["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| (x["share"].clone(), x["revenuePerDonor"].clone()))
+            .collect()
     };
     assert_eq!(
         cells(cohort("web", 6)),
@@ -104,12 +123,37 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
         ]
     );
     let petition = cohort("petition", 4);
-    assert_eq!((petition["donors"].as_i64(), petition["age"].as_i64()), (Some(1), Some(4)));
-    assert_eq!(cells(petition)[..3], [(json!("0.0000"), json!("30.00")), (json!("1.0000"), json!("90.00")), (Value::Null, Value::Null)]);
+    assert_eq!(
+        (petition["donors"].as_i64(), petition["age"].as_i64()),
+        (Some(1), Some(4))
+    );
+    assert_eq!(
+        cells(petition)[..3],
+        [
+            (json!("0.0000"), json!("30.00")),
+            (json!("1.0000"), json!("90.00")),
+            (Value::Null, Value::Null)
+        ]
+    );
     // Lifetime value: web's donors gave $30 and $100; no cohort is 24 months old, so nothing is projected.
-    let web = c["values"].as_array().unwrap().iter().find(|v| v["source"] == "web").unwrap().clone();
-    assert_eq!((web["donors"].as_i64(), web["observedPerDonor"].as_str()), (Some(2), Some("65.00")));
-    assert_eq!((web["projectedPerDonor"].clone(), web["backtestMape"].clone()), (Value::Null, Value::Null));
+    let web = c["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["source"] == "web")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (web["donors"].as_i64(), web["observedPerDonor"].as_str()),
+        (Some(2), Some("65.00"))
+    );
+    assert_eq!(
+        (
+            web["projectedPerDonor"].clone(),
+            web["backtestMape"].clone()
+        ),
+        (Value::Null, Value::Null)
+    );
     assert!(c["refreshed"].is_string());
 
     // The donors behind figures: a heat-map cell, a sustainer month, a gain/loss line (M−3 against M−4: s1 and
@@ -117,24 +161,67 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
     let page = post(&app, &session, "/api/retention/donors",
         json!({ "kind": "cohort", "grain": "month", "by": "origin", "source": "web", "cohort": m(6), "age": 1 })).await;
     let page: Value = page.json().await.unwrap();
-    assert_eq!((page["total"].as_i64(), page["rows"][0]["email"].as_str()), (Some(1), Some("s1@example.org")));
+    assert_eq!(
+        (page["total"].as_i64(), page["rows"][0]["email"].as_str()),
+        (Some(1), Some("s1@example.org"))
+    );
     let ended = json!({ "kind": "sustainers", "month": m(3), "status": "ended" });
-    let page: Value = post(&app, &session, "/api/retention/donors?pageSize=1&page=2", ended.clone()).await.json().await.unwrap();
-    assert_eq!((page["total"].as_i64(), page["rows"][0]["email"].as_str()), (Some(2), Some("s3@example.org")));
+    let page: Value = post(
+        &app,
+        &session,
+        "/api/retention/donors?pageSize=1&page=2",
+        ended.clone(),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (page["total"].as_i64(), page["rows"][0]["email"].as_str()),
+        (Some(2), Some("s3@example.org"))
+    );
     let lost = json!({ "kind": "retention", "period": "month", "asOf": m(3), "category": "lost" });
-    let page: Value = post(&app, &session, "/api/retention/donors", lost).await.json().await.unwrap();
-    let rows: Vec<(&str, &str)> = page["rows"].as_array().unwrap().iter()
-        .map(|r| (r["email"].as_str().unwrap(), r["previous"].as_str().unwrap())).collect();
-    assert_eq!(rows, vec![("s1@example.org", "10.00"), ("s3@example.org", "30.00")]);
+    let page: Value = post(&app, &session, "/api/retention/donors", lost)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let rows: Vec<(&str, &str)> = page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["email"].as_str().unwrap(),
+                r["previous"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![("s1@example.org", "10.00"), ("s3@example.org", "30.00")]
+    );
 
     // A segment from a cell: an upload list of its contacts and a segment of that list, computed by a job.
     let name = unique("Ended ");
-    let made = post(&app, &session, "/api/retention/segments", json!({ "name": name, "cell": ended })).await;
+    let made = post(
+        &app,
+        &session,
+        "/api/retention/segments",
+        json!({ "name": name, "cell": ended }),
+    )
+    .await;
     assert_eq!(made.status(), StatusCode::ACCEPTED);
     let made: Value = made.json().await.unwrap();
     assert_eq!(made["contacts"], 2);
     let members = app
-        .scalar_in(&client, &format!("select count(*) from crm_list_members where list_id = {}", made["listId"]))
+        .scalar_in(
+            &client,
+            &format!(
+                "select count(*) from crm_list_members where list_id = {}",
+                made["listId"]
+            ),
+        )
         .await;
     assert_eq!(members, 2);
     let rule = app
@@ -143,30 +230,82 @@ async fn cohorts_sustainers_donors_and_segments_of_any_figure() {
             made["segmentId"]))
         .await;
     assert_eq!(rule, 1);
-    let again = post(&app, &session, "/api/retention/segments", json!({ "name": name, "cell": ended })).await;
-    assert_eq!(json_message(again).await, (StatusCode::CONFLICT, "A list with this name exists".to_owned()));
-    let refresh = app.api(Method::POST, "/api/retention/refresh", &session).send().await.unwrap();
+    let again = post(
+        &app,
+        &session,
+        "/api/retention/segments",
+        json!({ "name": name, "cell": ended }),
+    )
+    .await;
+    assert_eq!(
+        json_message(again).await,
+        (
+            StatusCode::CONFLICT,
+            "A list with this name exists".to_owned()
+        )
+    );
+    let refresh = app
+        .api(Method::POST, "/api/retention/refresh", &session)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(refresh.status(), StatusCode::ACCEPTED);
 
     // Hostile input: plain-English 400s.
     for (path, message) in [
-        ("/api/retention?period=decade", "period must be month, quarter, year or fiscal_year"),
+        (
+            "/api/retention?period=decade",
+            "period must be month, quarter, year or fiscal_year",
+        ),
         ("/api/retention?asOf=1900-01-01", "The date is out of range"),
-        ("/api/retention/cohorts?by=zip", "by must be all, origin, channel, campaign or form"),
-        ("/api/retention/cohorts?grain=week", "grain must be month or quarter"),
+        (
+            "/api/retention/cohorts?by=zip",
+            "by must be all, origin, channel, campaign or form",
+        ),
+        (
+            "/api/retention/cohorts?grain=week",
+            "grain must be month or quarter",
+        ),
     ] {
         let r = app.api(Method::GET, path, &session).send().await.unwrap();
-        assert_eq!(json_message(r).await, (StatusCode::BAD_REQUEST, message.to_owned()), "{path}");
+        assert_eq!(
+            json_message(r).await,
+            (StatusCode::BAD_REQUEST, message.to_owned()),
+            "{path}"
+        );
     }
     for (path, body, message) in [
-        ("/api/retention/donors", json!({ "kind": "everyone" }), "kind must be retention, cohort or sustainers"),
-        ("/api/retention/donors", json!({ "kind": "retention", "category": "vip" }),
-         "category must be new, recaptured, upgraded, same, downgraded or lost"),
-        ("/api/retention/donors", json!({ "kind": "cohort", "source": "web", "age": 99 }), "age must be 0 to 24"),
-        ("/api/retention/donors?pageSize=500", ended.clone(), "page must be 1 or more and pageSize 1 to 200"),
-        ("/api/retention/segments", json!({ "name": " ", "cell": ended }), "The name must be 1 to 200 characters"),
+        (
+            "/api/retention/donors",
+            json!({ "kind": "everyone" }),
+            "kind must be retention, cohort or sustainers",
+        ),
+        (
+            "/api/retention/donors",
+            json!({ "kind": "retention", "category": "vip" }),
+            "category must be new, recaptured, upgraded, same, downgraded or lost",
+        ),
+        (
+            "/api/retention/donors",
+            json!({ "kind": "cohort", "source": "web", "age": 99 }),
+            "age must be 0 to 24",
+        ),
+        (
+            "/api/retention/donors?pageSize=500",
+            ended.clone(),
+            "page must be 1 or more and pageSize 1 to 200",
+        ),
+        (
+            "/api/retention/segments",
+            json!({ "name": " ", "cell": ended }),
+            "The name must be 1 to 200 characters",
+        ),
     ] {
         let r = post(&app, &session, path, body).await;
-        assert_eq!(json_message(r).await, (StatusCode::BAD_REQUEST, message.to_owned()), "{path}");
+        assert_eq!(
+            json_message(r).await,
+            (StatusCode::BAD_REQUEST, message.to_owned()),
+            "{path}"
+        );
     }
 }

@@ -15,8 +15,9 @@ import { cellTitle } from '../utils';
 
 const PAGE_SIZE = 50;
 
-/** The donors behind a figure, a page at a time, and a segment made from them. */
-export function DonorsDialog({ cell, onClose }: { cell: RetentionCell | null; onClose: () => void }) {
+/** The donors behind a figure, a page at a time, and a segment made from them. Keyed by its cell, so another
+ * figure opens a fresh dialog. */
+export function DonorsDialog({ cell, onClose }: { cell: RetentionCell; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const [name, setName] = useState('');
   const canSegment = useHasPermission('pageSegments');
@@ -29,16 +30,8 @@ export function DonorsDialog({ cell, onClose }: { cell: RetentionCell | null; on
   });
   const { mutate } = list;
   useEffect(() => {
-    if (cell) mutate({ data: cell, params: { page, pageSize: PAGE_SIZE } });
+    mutate({ data: cell, params: { page, pageSize: PAGE_SIZE } });
   }, [cell, page, mutate]);
-  useEffect(() => {
-    setPage(1);
-    setName('');
-    save.reset();
-    // Only a new cell resets the dialog.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [cell]);
-  if (!cell) return null;
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const amounts = cell.kind === 'retention';

@@ -129,7 +129,7 @@ export function RetentionPage() {
       )}
       <CohortsSection onOpen={open} />
       <SustainersSection onOpen={open} />
-      <DonorsDialog cell={cell} onClose={() => setCell(null)} />
+      {cell && <DonorsDialog key={JSON.stringify(cell)} cell={cell} onClose={() => setCell(null)} />}
     </>
   );
 }
