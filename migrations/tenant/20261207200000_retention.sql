@@ -123,7 +123,9 @@ create table retention_figures (
 
 create table retention_refreshes (
     only_row boolean primary key default true check (only_row),
-    refreshed timestamptz not null
+    refreshed timestamptz not null,
+    -- When the scheduler last queued the daily refresh (so two workers never both queue it).
+    claimed timestamptz
 );
 
 create function refresh_retention() returns timestamptz language plpgsql as $$

@@ -55,3 +55,15 @@ pub async fn refreshed(conn: &mut PgConnection) -> Result<Option<DateTime<Utc>>,
         .fetch_optional(conn)
         .await
 }
+
+/// Claims the daily refresh when the last one is a day old and nobody claimed it in the last day; true when
+/// this caller should queue it.
+pub async fn claim_daily_refresh(conn: &mut PgConnection) -> Result<bool, sqlx::Error> {
+    let claimed = sqlx::query(
+        "update retention_refreshes set claimed = now()
+         where refreshed < now() - interval '1 day' and (claimed is null or claimed < now() - interval '1 day')",
+    )
+    .execute(conn)
+    .await?;
+    Ok(claimed.rows_affected() > 0)
+}

@@ -9,7 +9,7 @@ mod figures;
 mod period;
 pub mod sustainers;
 
-pub use figures::{refresh, refreshed};
+pub use figures::{claim_daily_refresh, refresh, refreshed};
 pub use period::{PeriodKind, Periods};
 
 use sqlx::PgConnection;
