@@ -29,8 +29,9 @@ test.beforeAll(() => {
 
 test('Retention shows the year against the last, opens the donors behind a line and makes a segment of them', async ({ page }) => {
   await signIn(page);
-  await page.getByRole('button', { name: 'Revenue' }).click();
-  await page.getByRole('link', { name: 'Retention' }).click();
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await menu.getByRole('button', { name: 'Revenue' }).click();
+  await menu.getByRole('link', { name: 'Retention' }).click();
   await expect(page).toHaveURL(/\/revenue\/retention$/);
   await expect(page.getByRole('heading', { name: 'Retention' })).toBeVisible();
   await page.getByLabel('Period').selectOption('year');
