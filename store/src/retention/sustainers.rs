@@ -96,11 +96,11 @@ async fn compute(conn: &mut PgConnection) -> Result<Sustainers, sqlx::Error> {
         "with r as (select donor, month from donor_months where recurring_gifts > 0),
          s as (select donor, min(month) as start from r group by donor),
          e as (
-             select n.n, s.donor,
-                    (select count(*) from r where r.donor = s.donor
-                        and r.month < s.start + n.n * interval '1 month') as received
+             select n.n, s.donor, count(r.month) as received
              from unnest($2::int[]) n (n)
-             join s on s.start + (n.n - 1) * interval '1 month' <= $1)
+             join s on s.start + (n.n - 1) * interval '1 month' <= $1
+             left join r on r.donor = s.donor and r.month < s.start + n.n * interval '1 month'
+             group by n.n, s.donor)
          select n as months, count(*) as sustainers, coalesce(sum(received), 0)::bigint as received,
                 (count(*) * n)::bigint as expected,
                 case when count(*) > 0 then coalesce(sum(received), 0)::float8 / (count(*) * n) else 0 end as rate
