@@ -32,6 +32,7 @@ pub mod origin_codes;
 pub mod planning;
 pub mod projections;
 pub mod reports;
+pub mod retention;
 pub mod revenue;
 pub mod segment_refresh;
 pub mod segments;

@@ -22,6 +22,7 @@ pub mod origin_codes;
 pub mod planning;
 pub mod projections;
 pub mod reports;
+pub mod retention;
 pub mod revenue;
 pub mod segments;
 pub mod sender_domains;
@@ -124,6 +125,7 @@ pub type Apis = (
             revenue::giving::RevenueSelectionApi,
             revenue::source_codes::SourceCodesApi,
             revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
         ),
         segments::SegmentsApi,
         (media::MediaApi, projections::ProjectionsApi),
@@ -189,6 +191,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     revenue::giving::RevenueSelectionApi,
                     revenue::source_codes::SourceCodesApi,
                     revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
                 ),
                 segments::SegmentsApi,
                 (media::MediaApi, projections::ProjectionsApi),

@@ -43,6 +43,7 @@ mod planning;
 mod readiness;
 mod reports;
 mod restarts;
+mod retention;
 mod revenue;
 mod segments;
 mod settings;
