@@ -19,6 +19,7 @@ pub mod mailings;
 pub mod media;
 pub mod origin_codes;
 pub mod planning;
+pub mod portfolio;
 pub mod projections;
 pub mod reports;
 pub mod revenue;
@@ -125,6 +126,7 @@ pub type Apis = (
             reports::ReportsApi,
             reports::ReportSchedulesApi,
             dashboard::DashboardApi,
+            portfolio::PortfolioApi,
         ),
     ),
     (tracking::TrackingApi, suppressions::SuppressionsApi),
@@ -187,6 +189,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     reports::ReportsApi,
                     reports::ReportSchedulesApi,
                     dashboard::DashboardApi,
+                    portfolio::PortfolioApi,
                 ),
             ),
             (tracking::TrackingApi, suppressions::SuppressionsApi),
