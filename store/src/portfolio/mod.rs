@@ -109,7 +109,7 @@ pub async fn client_figures(conn: &mut PgConnection) -> Result<ClientFigures, sq
             t.3 + g.complained,
         )
     });
-    let ratio = |a: f64, b: f64| (b > 0.0).then(|| a / b);
+    let ratio = |a: f64, b: f64| (b > 0.0).then_some(a / b);
     let (year_goal, month_goal) = goals(&projection, today.month());
     Ok(ClientFigures {
         today,
@@ -189,7 +189,7 @@ pub fn median(values: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
     }
     v.sort_by(f64::total_cmp);
     let mid = v.len() / 2;
-    Some(if v.len() % 2 == 0 {
+    Some(if v.len().is_multiple_of(2) {
         (v[mid - 1] + v[mid]) / 2.0
     } else {
         v[mid]

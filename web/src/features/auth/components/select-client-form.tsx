@@ -51,6 +51,11 @@ export function SelectClientForm() {
       <Button type="submit" className="w-100 mb-3" disabled={!clientId || busy}>
         Login
       </Button>
+      {clients.data && clients.data.length > 1 && (
+        <div className="small text-center mb-2">
+          <Link to="/portfolio">See all your clients (Portfolio)</Link>
+        </div>
+      )}
       <div className="small text-center">
         <Link to="/auth/logout">Logout of Universal User account</Link>
       </div>
