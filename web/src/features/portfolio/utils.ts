@@ -7,7 +7,7 @@ export interface PortfolioSort {
 }
 
 /** The value a column sorts by; null sorts last whichever the direction. */
-const SORT_VALUES: Record<string, (f: PortfolioFigures) => number | null> = {
+const SORT_VALUES: Record<string, (f: PortfolioFigures) => number | null | undefined> = {
   monthNet: (f) => Number(f.monthNet),
   monthPacing: (f) => f.monthPacing,
   yearNet: (f) => Number(f.yearNet),
@@ -17,7 +17,7 @@ const SORT_VALUES: Record<string, (f: PortfolioFigures) => number | null> = {
   sustainers: (f) => f.sustainers,
   listSize: (f) => f.listSize,
   listChange30: (f) => f.listChange30,
-  rpm: (f) => (f.rpm === null ? null : Number(f.rpm)),
+  rpm: (f) => amount(f.rpm),
   bounceRate: (f) => f.bounceRate,
   complaintRate: (f) => f.complaintRate,
   jobsFailing: (f) => f.jobsFailing,
@@ -33,7 +33,7 @@ export function sortClients(rows: readonly PortfolioClient[], sort: PortfolioSor
   if (sort.id === 'name') return [...rows].sort((a, b) => sign * a.name.localeCompare(b.name));
   const value = SORT_VALUES[sort.id];
   if (!value) return [...rows];
-  const of = (r: PortfolioClient) => (r.figures ? value(r.figures) : null);
+  const of = (r: PortfolioClient) => (r.figures ? (value(r.figures) ?? null) : null);
   return [...rows].sort((a, b) => {
     const [x, y] = [of(a), of(b)];
     if (x === null || y === null) return x === y ? a.name.localeCompare(b.name) : x === null ? 1 : -1;

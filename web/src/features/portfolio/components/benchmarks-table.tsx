@@ -67,7 +67,7 @@ const COLUMNS = col.columns([
 /** Each client's RPM, response rate, retention and cost per donor against the median of the user's clients. */
 export function BenchmarksTable({ clients, median }: { clients: PortfolioClient[]; median: PortfolioBenchmarks }) {
   const rows = useMemo(
-    () =>
+    (): Row[] =>
       clients.map((c) => ({
         id: String(c.id),
         name: c.name,
@@ -80,7 +80,7 @@ export function BenchmarksTable({ clients, median }: { clients: PortfolioClient[
     [clients, median],
   );
   const footer = useMemo(
-    () => [
+    (): Row[] => [
       {
         id: 'median',
         name: 'Median of your clients',

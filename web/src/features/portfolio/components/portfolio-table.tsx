@@ -19,12 +19,12 @@ const col = columnsFor<Row>();
 const dash = '—';
 
 /** Net with its goal and pacing under it. */
-function NetCell({ net, goal, pacing }: { net: string; goal: string | null; pacing: number | null }) {
+function NetCell({ net, goal, pacing }: { net: string; goal?: string | null; pacing?: number | null }) {
   return (
     <>
       <div>{formatMoney(net)}</div>
       <div className="small text-body-secondary text-nowrap">
-        {goal ? `goal ${formatMoney(goal)}` : 'no goal'} · {pacing === null ? 'no projection' : `${share(pacing, 0)} of projection`}
+        {goal ? `goal ${formatMoney(goal)}` : 'no goal'} · {pacing === null || pacing === undefined ? 'no projection' : `${share(pacing, 0)} of projection`}
       </div>
     </>
   );
