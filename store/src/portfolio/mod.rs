@@ -65,13 +65,12 @@ pub async fn client_figures(conn: &mut PgConnection) -> Result<ClientFigures, sq
     let projection = projections::projection(&mut *conn, Some(today)).await?;
     let sustainers = dashboard::active_sustainers(&mut *conn).await?;
     let size = dashboard::list_size(&mut *conn).await?;
-    let (delivered, gifts, rpm): (i64, i64, String) = sqlx::query_as(
-        "select delivered, gifts, rpm::text from email_revenue($1, $2)",
-    )
-    .bind(today - Duration::days(89))
-    .bind(today)
-    .fetch_one(&mut *conn)
-    .await?;
+    let (delivered, gifts, rpm): (i64, i64, String) =
+        sqlx::query_as("select delivered, gifts, rpm::text from email_revenue($1, $2)")
+            .bind(today - Duration::days(89))
+            .bind(today)
+            .fetch_one(&mut *conn)
+            .await?;
     let since = rates::day_bounds(&mut *conn, Some(today - Duration::days(29)), None)
         .await?
         .0;
@@ -167,7 +166,10 @@ fn net_by_month_sum(series: &[String], months: usize) -> String {
 
 /// Net per calendar month (client days) of the 12 months up to today, from the day rollup; months without gifts
 /// are 0.
-async fn net_by_month(conn: &mut PgConnection, today: NaiveDate) -> Result<Vec<String>, sqlx::Error> {
+async fn net_by_month(
+    conn: &mut PgConnection,
+    today: NaiveDate,
+) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "select coalesce(sum(d.net), 0)::numeric(20, 2)::text
          from generate_series(date_trunc('month', $1::date) - interval '11 months',
@@ -183,7 +185,11 @@ async fn net_by_month(conn: &mut PgConnection, today: NaiveDate) -> Result<Vec<S
 
 /// The median of the values present (the mean of the middle two for an even count); `None` when there are none.
 pub fn median(values: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
-    let mut v: Vec<f64> = values.into_iter().flatten().filter(|x| x.is_finite()).collect();
+    let mut v: Vec<f64> = values
+        .into_iter()
+        .flatten()
+        .filter(|x| x.is_finite())
+        .collect();
     if v.is_empty() {
         return None;
     }
@@ -203,7 +209,10 @@ mod tests {
     #[test]
     fn the_median_skips_missing_values_and_averages_the_middle_pair() {
         assert_eq!(median([Some(3.0), None, Some(1.0), Some(2.0)]), Some(2.0));
-        assert_eq!(median([Some(4.0), Some(1.0), Some(3.0), Some(2.0)]), Some(2.5));
+        assert_eq!(
+            median([Some(4.0), Some(1.0), Some(3.0), Some(2.0)]),
+            Some(2.5)
+        );
         assert_eq!(median([None, None]), None);
     }
 

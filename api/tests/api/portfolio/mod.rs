@@ -91,7 +91,14 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     let gifts: Vec<Gift> = vec![
         ("a@example.org", today, "10.00", false, true, false),
         ("b@example.org", month, "20.00", false, false, false),
-        ("c@example.org", two_months_ago, "30.00", false, false, false),
+        (
+            "c@example.org",
+            two_months_ago,
+            "30.00",
+            false,
+            false,
+            false,
+        ),
         ("d@example.org", today, "100.00", true, false, false),
         ("e@example.org", today, "9.00", false, false, true),
         ("l@example.org", last_year, "50.00", false, false, false),
@@ -123,10 +130,17 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     expected.sort();
     let listed: Vec<(String, i64)> = rows
         .iter()
-        .map(|r| (r["name"].as_str().unwrap().to_owned(), r["id"].as_i64().unwrap()))
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_owned(),
+                r["id"].as_i64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(listed, expected, "by name, only the granted clients");
-    let row = |c: &tenancy::Client| rows.iter().find(|r| r["id"] == json!(c.id)).unwrap()["figures"].clone();
+    let row = |c: &tenancy::Client| {
+        rows.iter().find(|r| r["id"] == json!(c.id)).unwrap()["figures"].clone()
+    };
     let fa = row(&a);
     let fb = row(&b);
 
@@ -149,7 +163,11 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     assert_eq!(fa["monthGoal"], json!("500.00"));
     assert_eq!(
         fa["yearGoal"],
-        json!(if today.month() == 1 { "500.00" } else { "600.00" })
+        json!(if today.month() == 1 {
+            "500.00"
+        } else {
+            "600.00"
+        })
     );
     let series = fa["netByMonth"].as_array().unwrap();
     assert_eq!(series.len(), 12);
@@ -165,7 +183,10 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     assert_eq!(fa["costPerDonor"], Value::Null, "no ad spend");
     // B has nothing yet: zeros, and no rates where nothing was sent.
     assert_eq!(fb["monthNet"], json!("0.00"));
-    assert_eq!((&fb["rpm"], &fb["bounceRate"]), (&Value::Null, &Value::Null));
+    assert_eq!(
+        (&fb["rpm"], &fb["bounceRate"]),
+        (&Value::Null, &Value::Null)
+    );
     // Benchmarks: the median over clients with the figure (only A sent mail).
     assert_eq!(p["benchmarks"]["rpm"], json!("500.00"));
     assert_eq!(p["benchmarks"]["responseRate"], json!(0.0556));
@@ -199,7 +220,10 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     );
     let nobody = app.basic_token(&app.create_user(false, &[]).await).await;
     let (_, none) = portfolio(&app, &nobody).await;
-    assert_eq!(serde_json::from_str::<Value>(&none).unwrap()["clients"], json!([]));
+    assert_eq!(
+        serde_json::from_str::<Value>(&none).unwrap()["clients"],
+        json!([])
+    );
     // An administrator may use every client: the third one shows for them.
     let admin_basic = app.basic_token(&app.create_user(true, &[]).await).await;
     let (_, all) = portfolio(&app, &admin_basic).await;
@@ -226,6 +250,10 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     let (status, refused) = portfolio(&app, login["accessToken"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
     assert!(!refused.contains(&b.name), "{refused}");
-    let anonymous = app.request(Method::GET, "/api/portfolio").send().await.unwrap();
+    let anonymous = app
+        .request(Method::GET, "/api/portfolio")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 }
