@@ -48,6 +48,8 @@ pub enum JobKind {
         from: chrono::NaiveDate,
         to: chrono::NaiveDate,
     },
+    /// Rebuilds donors' acquisition and drops the cached retention figures (docs/retention.md).
+    RefreshRetention {},
 }
 
 /// A job as its row stores it.
@@ -72,6 +74,7 @@ impl JobKind {
             Self::ExternalMailingsImport(_) => "External Mailings Import",
             Self::BuildReport { .. } => "Build Report",
             Self::SendReport { .. } => "Send Report",
+            Self::RefreshRetention {} => "Refresh Retention",
         }
     }
 
@@ -101,6 +104,7 @@ mod tests {
     fn rows_keep_their_stored_shape_and_unknown_commands_are_refused() {
         let cases = [
             (JobKind::RecountLists {}, "recount-lists", json!({})),
+            (JobKind::RefreshRetention {}, "refresh-retention", json!({})),
             (
                 JobKind::SendMailing { mailing_id: 7 },
                 "send-mailing",

@@ -32,6 +32,7 @@ pub mod planning;
 pub mod portfolio;
 pub mod projections;
 pub mod reports;
+pub mod retention;
 pub mod revenue;
 pub mod segment_refresh;
 pub mod segments;

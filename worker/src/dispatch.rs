@@ -43,6 +43,17 @@ pub(crate) async fn run(kind: &JobKind, ctx: &JobContext<'_>) -> Result<JobResul
             tx.commit().await?;
             return Ok(result);
         }
+        JobKind::RefreshRetention {} => {
+            let mut tx = ctx.tenancy.begin(ctx.client).await?;
+            let refreshed = store::retention::refresh(&mut tx).await?;
+            tx.commit().await?;
+            return Ok(JobResult {
+                message: "Refreshed the retention figures.".to_owned(),
+                link: Some("/revenue/retention".to_owned()),
+                segment_id: None,
+                details: json!({ "refreshed": refreshed }),
+            });
+        }
         JobKind::RecountLists {} => None,
         JobKind::ListUpload(plan) | JobKind::NgpImport(plan) | JobKind::ContactImport(plan) => {
             Some(plan)

@@ -93,6 +93,9 @@ pub async fn segments_pass(tenancy: &Tenancy, queue: &JobQueue) {
         if let Err(e) = segments_due(tenancy, queue, &client).await {
             tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "segment schedule skipped a client")
         }
+        if let Err(e) = retention_due(tenancy, queue, &client).await {
+            tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "retention refresh skipped a client")
+        }
     }
 }
 
@@ -176,6 +179,23 @@ pub async fn segments_due(
         .enqueue(tx, None, &JobKind::UpdateSegment { segment_id: None })
         .await?;
     tracing::info!(client = %client.short_name, "segments due; update queued");
+    Ok(true)
+}
+
+/// Queues the daily "Refresh Retention" (docs/retention.md) when the last refresh is a day old.
+async fn retention_due(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    client: &tenancy::Client,
+) -> Result<bool, jobs::JobError> {
+    let mut tx = tenancy.begin(client).await?;
+    if !store::retention::claim_daily_refresh(&mut tx).await? {
+        tx.commit().await?;
+        return Ok(false);
+    }
+    queue
+        .enqueue(tx, None, &JobKind::RefreshRetention {})
+        .await?;
     Ok(true)
 }
 

@@ -22,6 +22,7 @@ pub mod planning;
 pub mod portfolio;
 pub mod projections;
 pub mod reports;
+pub mod retention;
 pub mod revenue;
 pub mod segments;
 pub mod sender_domains;
@@ -119,6 +120,7 @@ pub type Apis = (
             revenue::giving::RevenueSelectionApi,
             revenue::source_codes::SourceCodesApi,
             revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
         ),
         segments::SegmentsApi,
         (media::MediaApi, projections::ProjectionsApi),
@@ -182,6 +184,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     revenue::giving::RevenueSelectionApi,
                     revenue::source_codes::SourceCodesApi,
                     revenue::imports::ContributionImportsApi,
+            retention::RetentionApi,
                 ),
                 segments::SegmentsApi,
                 (media::MediaApi, projections::ProjectionsApi),

@@ -42,6 +42,7 @@ mod portfolio;
 mod readiness;
 mod reports;
 mod restarts;
+mod retention;
 mod revenue;
 mod segments;
 mod settings;

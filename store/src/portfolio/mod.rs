@@ -7,6 +7,7 @@ use chrono::{Datelike, Duration, NaiveDate};
 use sqlx::PgConnection;
 
 use crate::deliverability::rates::{self, GroupBy};
+use crate::retention::{self, PeriodKind};
 use crate::{dashboard, media, projections};
 
 /// How long one client's figures may take: a client whose statements stall does not hold the whole portfolio.
@@ -39,7 +40,8 @@ pub struct ClientFigures {
     /// E-mail revenue ÷ delivered × 1000 of the mailings sent in the last 90 days (by send date); `None` while
     /// they delivered nothing.
     pub rpm: Option<String>,
-    /// Donor retention of the last 12 months against the 12 before (`store::retention`).
+    /// Donor retention (FEP) of the calendar year to date against the whole previous year (`store::retention`);
+    /// `None` when the previous year had no donors.
     pub retention: Option<f64>,
     /// Gifts ÷ delivered of the same mailings.
     pub response_rate: Option<f64>,
@@ -99,6 +101,8 @@ pub async fn client_figures(conn: &mut PgConnection) -> Result<ClientFigures, sq
     .fetch_one(&mut *conn)
     .await?;
     let net_by_month = net_by_month(&mut *conn, today).await?;
+    // The Retention page's figure for the calendar year to date against the last (kept there for 15 minutes).
+    let (retention, _) = retention::summary(&mut *conn, PeriodKind::Year, today).await?;
 
     let (sent, hard, delivered_mail, complained) = groups.iter().fold((0, 0, 0, 0), |t, g| {
         (
@@ -126,7 +130,7 @@ pub async fn client_figures(conn: &mut PgConnection) -> Result<ClientFigures, sq
         list_size: size.subscribed,
         list_change_30: size.joined - size.left,
         rpm: (delivered > 0).then_some(rpm),
-        retention: None,
+        retention: (retention.donors_previous > 0).then_some(retention.donor_retention),
         response_rate: ratio(gifts as f64, delivered as f64),
         bounce_rate: ratio(hard as f64, sent as f64),
         complaint_rate: ratio(complained as f64, delivered_mail as f64),

@@ -66,6 +66,7 @@ const productRoutes: RouteObject[] = [
       handle: { title: 'Contributions' },
       lazy: () => import('./routes/revenue/contributions'),
     },
+    { path: 'revenue/retention', handle: { title: 'Retention' }, lazy: () => import('./routes/revenue/retention') },
   ]),
   guarded('pageContacts', 'page', [
     { path: 'contacts', handle: { title: 'Contact Search' }, lazy: () => import('./routes/contacts/search') },

@@ -55,7 +55,7 @@ pub struct PortfolioFigures {
     /// New donors this month.
     #[oai(rename = "newDonors")]
     pub new_donors: i64,
-    /// Donor retention: donors of the last 12 months who also gave in the 12 months before, ÷ those donors.
+    /// Donor retention (FEP): donors of last calendar year who gave again this year ÷ last year's donors.
     #[oai(nullable)]
     pub retention: Option<f64>,
     pub sustainers: i64,

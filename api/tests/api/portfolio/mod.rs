@@ -7,11 +7,13 @@ use chrono::{Datelike, Duration, NaiveDate};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-/// Donors, days and amounts of client A, with the mailing gift, a refunded gift, a recurring one and one of last
-/// year (so the month has a projection and pacing).
+/// Client A's contacts, a paused mailing with its recipients (2 of 20 bounced) and a failed job; its gifts are in
+/// the test (one by the mailing, a refunded one, a recurring one, and two donors of last year of whom one gave
+/// again, so the month has a projection and pacing and the year a retention).
 const FIXTURE: &str = "
     insert into contacts (email) values ('a@example.org'), ('b@example.org'), ('c@example.org'),
-                                        ('d@example.org'), ('e@example.org'), ('l@example.org');
+                                        ('d@example.org'), ('e@example.org'), ('l@example.org'),
+                                        ('m@example.org');
     insert into mailings (name, subject_line, is_draft, send_attempt, delivery, delivery_message) values
         ('Paused one', 'Hi', false, now() - interval '1 hour', 'paused', '25 failures in a row');
     insert into mailing_recipients (mailing_id, contact_id, email, status, sent_at)
@@ -102,6 +104,8 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
         ("d@example.org", today, "100.00", true, false, false),
         ("e@example.org", today, "9.00", false, false, true),
         ("l@example.org", last_year, "50.00", false, false, false),
+        ("m@example.org", last_year, "15.00", false, false, false),
+        ("l@example.org", today, "7.00", false, false, false),
     ];
     give(&app, &a, &gifts).await;
     app.exec_in(
@@ -181,6 +185,8 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     assert_eq!(fa["bounceRate"], json!(0.1));
     assert_eq!(fa["complaintRate"], json!(0.0));
     assert_eq!(fa["costPerDonor"], Value::Null, "no ad spend");
+    // Retention: of last year's donors l and m, l gave again this year.
+    assert_eq!(fa["retention"], json!(0.5));
     // B has nothing yet: zeros, and no rates where nothing was sent.
     assert_eq!(fb["monthNet"], json!("0.00"));
     assert_eq!(
@@ -190,6 +196,7 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     // Benchmarks: the median over clients with the figure (only A sent mail).
     assert_eq!(p["benchmarks"]["rpm"], json!("500.00"));
     assert_eq!(p["benchmarks"]["responseRate"], json!(0.0556));
+    assert_eq!(p["benchmarks"]["retention"], json!(0.5));
 
     // One definition: the same figures as A's dashboard (list size, pacing).
     let admin = app.session(&a).await;

@@ -42,6 +42,7 @@ export const MAIN_NAV: NavTopItem[] = [
     label: 'Revenue',
     items: [
       { kind: 'link', label: 'Contributions', to: '/revenue/contributions', permission: 'pageContributions' },
+      { kind: 'link', label: 'Retention', to: '/revenue/retention', permission: 'pageContributions' },
       { kind: 'link', label: 'Segments', to: '/segments', permission: 'pageSegments' },
     ],
   },

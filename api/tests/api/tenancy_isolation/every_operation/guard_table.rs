@@ -193,6 +193,16 @@ pub(super) fn guard_table() -> Vec<Expected> {
             .json(json!({ "date": "2026-11-03", "label": "Guard" })),
         expect("deleteInflectionEvent", Client(&["pageProjections"])),
         expect("listInflectionMarkers", Client(&["pageProjections"])),
+        expect("getRetention", Client(&["pageContributions"])),
+        expect("getRetentionCohorts", Client(&["pageContributions"])),
+        expect("getRetentionSustainers", Client(&["pageContributions"])),
+        expect("listRetentionDonors", Client(&["pageContributions"]))
+            .json(json!({ "kind": "sustainers", "month": "2026-01-01", "status": "active" })),
+        expect("createRetentionSegment", Client(&["pageSegments"])).json(json!({
+            "name": "Guard retention",
+            "cell": { "kind": "sustainers", "month": "2026-01-01", "status": "active" }
+        })),
+        expect("refreshRetention", Client(&["pageContributions"])),
         expect("actblueWebhook", Public),
         expect("deliveryWebhook", Public),
         expect("getDeliveryWebhooks", ADMIN),

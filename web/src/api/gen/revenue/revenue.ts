@@ -6,16 +6,20 @@
  * OpenAPI spec version: 0.1.0
  */
 import {
+  useMutation,
   useQuery
 } from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
   DefinedUseQueryResult,
+  MutationFunction,
   QueryClient,
   QueryFunction,
   QueryKey,
   UndefinedInitialDataOptions,
+  UseMutationOptions,
+  UseMutationResult,
   UseQueryOptions,
   UseQueryResult
 } from '@tanstack/react-query';
@@ -23,6 +27,9 @@ import type {
 import type {
   AcquisitionWeek,
   Breakdowns,
+  CellSegmentCreated,
+  CellSegmentRequest,
+  CohortsView,
   ContactGivingDetail,
   ContributionSummary,
   ErrorMessage,
@@ -31,22 +38,30 @@ import type {
   GetContributionBreakdownsParams,
   GetContributionSeriesParams,
   GetContributionSummaryParams,
+  GetRetentionCohortsParams,
+  GetRetentionParams,
   GiftPage,
+  Job,
   ListContributionSourceCodeGroupsParams,
   ListContributionSourceCodesParams,
   ListContributionsParams,
   ListOriginCodeAcquisitionParams,
   ListOriginCodeValueParams,
+  ListRetentionDonorsParams,
   OriginCodeValueTable,
+  RetentionCell,
+  RetentionDonorPage,
+  RetentionView,
   RevenueSeries,
   SelectionOption,
   SelectionRow,
   SourceCodeGroup,
-  SourceCodeTable
+  SourceCodeTable,
+  SustainersView
 } from '../model';
 
 import { customFetch } from '../../../lib/api-client.ts';
-import type { ErrorType } from '../../../lib/api-client.ts';
+import type { ErrorType , BodyType } from '../../../lib/api-client.ts';
 
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
@@ -1742,3 +1757,578 @@ export function useListOriginCodeAcquisition<TData = Awaited<ReturnType<typeof l
 
 
 
+export const getGetRetentionUrl = (params?: GetRetentionParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/retention?${stringifiedParams}` : `/api/retention`
+}
+
+/**
+ * @summary Donor and dollar retention of the period containing asOf (to date) against the previous one, with the
+FEP gain/loss report; figures at most 15 minutes old.
+ */
+export const getRetention = async (params?: GetRetentionParams, options?: Parameters<typeof customFetch>[1]): Promise<RetentionView> => {
+
+  return customFetch<RetentionView>(getGetRetentionUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetRetentionQueryKey = (params?: GetRetentionParams,) => {
+    return [
+    `/api/retention`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetRetentionQueryOptions = <TData = Awaited<ReturnType<typeof getRetention>>, TError = ErrorType<ErrorMessage>>(params?: GetRetentionParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetRetentionQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getRetention>>> = ({ signal }) => getRetention(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetRetentionQueryResult = NonNullable<Awaited<ReturnType<typeof getRetention>>>
+export type GetRetentionQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetRetention<TData = Awaited<ReturnType<typeof getRetention>>, TError = ErrorType<ErrorMessage>>(
+ params: undefined |  GetRetentionParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetention>>,
+          TError,
+          Awaited<ReturnType<typeof getRetention>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetention<TData = Awaited<ReturnType<typeof getRetention>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetention>>,
+          TError,
+          Awaited<ReturnType<typeof getRetention>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetention<TData = Awaited<ReturnType<typeof getRetention>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Donor and dollar retention of the period containing asOf (to date) against the previous one, with the
+FEP gain/loss report; figures at most 15 minutes old.
+ */
+
+export function useGetRetention<TData = Awaited<ReturnType<typeof getRetention>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetention>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetRetentionQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetRetentionCohortsUrl = (params?: GetRetentionCohortsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/retention/cohorts?${stringifiedParams}` : `/api/retention/cohorts`
+}
+
+/**
+ * @summary Cohorts by month or quarter of first gift and acquisition source, their curves and each source's
+lifetime value with its backtest.
+ */
+export const getRetentionCohorts = async (params?: GetRetentionCohortsParams, options?: Parameters<typeof customFetch>[1]): Promise<CohortsView> => {
+
+  return customFetch<CohortsView>(getGetRetentionCohortsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetRetentionCohortsQueryKey = (params?: GetRetentionCohortsParams,) => {
+    return [
+    `/api/retention/cohorts`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetRetentionCohortsQueryOptions = <TData = Awaited<ReturnType<typeof getRetentionCohorts>>, TError = ErrorType<ErrorMessage>>(params?: GetRetentionCohortsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetRetentionCohortsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getRetentionCohorts>>> = ({ signal }) => getRetentionCohorts(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetRetentionCohortsQueryResult = NonNullable<Awaited<ReturnType<typeof getRetentionCohorts>>>
+export type GetRetentionCohortsQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetRetentionCohorts<TData = Awaited<ReturnType<typeof getRetentionCohorts>>, TError = ErrorType<ErrorMessage>>(
+ params: undefined |  GetRetentionCohortsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetentionCohorts>>,
+          TError,
+          Awaited<ReturnType<typeof getRetentionCohorts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetentionCohorts<TData = Awaited<ReturnType<typeof getRetentionCohorts>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionCohortsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetentionCohorts>>,
+          TError,
+          Awaited<ReturnType<typeof getRetentionCohorts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetentionCohorts<TData = Awaited<ReturnType<typeof getRetentionCohorts>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionCohortsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Cohorts by month or quarter of first gift and acquisition source, their curves and each source's
+lifetime value with its backtest.
+ */
+
+export function useGetRetentionCohorts<TData = Awaited<ReturnType<typeof getRetentionCohorts>>, TError = ErrorType<ErrorMessage>>(
+ params?: GetRetentionCohortsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionCohorts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetRetentionCohortsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetRetentionSustainersUrl = () => {
+
+
+
+
+  return `/api/retention/sustainers`
+}
+
+/**
+ * @summary Sustainers month by month (active, started, ended, churn, average amount) and EARN 3, 6 and 12.
+ */
+export const getRetentionSustainers = async ( options?: Parameters<typeof customFetch>[1]): Promise<SustainersView> => {
+
+  return customFetch<SustainersView>(getGetRetentionSustainersUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetRetentionSustainersQueryKey = () => {
+    return [
+    `/api/retention/sustainers`
+    ] as const;
+    }
+
+
+export const getGetRetentionSustainersQueryOptions = <TData = Awaited<ReturnType<typeof getRetentionSustainers>>, TError = ErrorType<ErrorMessage>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetRetentionSustainersQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getRetentionSustainers>>> = ({ signal }) => getRetentionSustainers({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetRetentionSustainersQueryResult = NonNullable<Awaited<ReturnType<typeof getRetentionSustainers>>>
+export type GetRetentionSustainersQueryError = ErrorType<ErrorMessage>
+
+
+export function useGetRetentionSustainers<TData = Awaited<ReturnType<typeof getRetentionSustainers>>, TError = ErrorType<ErrorMessage>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetentionSustainers>>,
+          TError,
+          Awaited<ReturnType<typeof getRetentionSustainers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetentionSustainers<TData = Awaited<ReturnType<typeof getRetentionSustainers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getRetentionSustainers>>,
+          TError,
+          Awaited<ReturnType<typeof getRetentionSustainers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetRetentionSustainers<TData = Awaited<ReturnType<typeof getRetentionSustainers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Sustainers month by month (active, started, ended, churn, average amount) and EARN 3, 6 and 12.
+ */
+
+export function useGetRetentionSustainers<TData = Awaited<ReturnType<typeof getRetentionSustainers>>, TError = ErrorType<ErrorMessage>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRetentionSustainers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetRetentionSustainersQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListRetentionDonorsUrl = (params?: ListRetentionDonorsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/retention/donors?${stringifiedParams}` : `/api/retention/donors`
+}
+
+/**
+ * @summary The donors behind a figure (a page of them, by e-mail).
+ */
+export const listRetentionDonors = async (retentionCell: RetentionCell,
+    params?: ListRetentionDonorsParams, options?: Parameters<typeof customFetch>[1]): Promise<RetentionDonorPage> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<RetentionDonorPage>(getListRetentionDonorsUrl(params),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(retentionCell)
+  }
+);}
+
+
+
+
+
+export const getListRetentionDonorsMutationKey = () => ['listRetentionDonors'] as const;
+
+export const getListRetentionDonorsMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listRetentionDonors>>, TError,ListRetentionDonorsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof listRetentionDonors>>, TError,ListRetentionDonorsMutationVariables, TContext> => {
+
+const mutationKey = getListRetentionDonorsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listRetentionDonors>>, ListRetentionDonorsMutationVariables> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  listRetentionDonors(data,params,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ListRetentionDonorsMutationResult = NonNullable<Awaited<ReturnType<typeof listRetentionDonors>>>
+    export type ListRetentionDonorsMutationBody = BodyType<RetentionCell>
+    export type ListRetentionDonorsMutationError = ErrorType<ErrorMessage>
+    export type ListRetentionDonorsMutationVariables = {data: BodyType<RetentionCell>;params?: ListRetentionDonorsParams}
+
+    /**
+ * @summary The donors behind a figure (a page of them, by e-mail).
+ */
+export const useListRetentionDonors = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listRetentionDonors>>, TError,ListRetentionDonorsMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof listRetentionDonors>>,
+        TError,
+        ListRetentionDonorsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getListRetentionDonorsMutationOptions(options), queryClient);
+    }
+    export const getCreateRetentionSegmentUrl = () => {
+
+
+
+
+  return `/api/retention/segments`
+}
+
+/**
+ * @summary Saves a figure's donors as an upload list and a segment of that list, and queues the job computing the
+segment's members. Needs the segments page, whose rules already select donors by their giving.
+ */
+export const createRetentionSegment = async (cellSegmentRequest: CellSegmentRequest, options?: Parameters<typeof customFetch>[1]): Promise<CellSegmentCreated> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return customFetch<CellSegmentCreated>(getCreateRetentionSegmentUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(cellSegmentRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateRetentionSegmentMutationKey = () => ['createRetentionSegment'] as const;
+
+export const getCreateRetentionSegmentMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRetentionSegment>>, TError,CreateRetentionSegmentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createRetentionSegment>>, TError,CreateRetentionSegmentMutationVariables, TContext> => {
+
+const mutationKey = getCreateRetentionSegmentMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createRetentionSegment>>, CreateRetentionSegmentMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createRetentionSegment(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateRetentionSegmentMutationResult = NonNullable<Awaited<ReturnType<typeof createRetentionSegment>>>
+    export type CreateRetentionSegmentMutationBody = BodyType<CellSegmentRequest>
+    export type CreateRetentionSegmentMutationError = ErrorType<ErrorMessage>
+    export type CreateRetentionSegmentMutationVariables = {data: BodyType<CellSegmentRequest>}
+
+    /**
+ * @summary Saves a figure's donors as an upload list and a segment of that list, and queues the job computing the
+segment's members. Needs the segments page, whose rules already select donors by their giving.
+ */
+export const useCreateRetentionSegment = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRetentionSegment>>, TError,CreateRetentionSegmentMutationVariables, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createRetentionSegment>>,
+        TError,
+        CreateRetentionSegmentMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateRetentionSegmentMutationOptions(options), queryClient);
+    }
+    export const getRefreshRetentionUrl = () => {
+
+
+
+
+  return `/api/retention/refresh`
+}
+
+/**
+ * @summary Queues the "Refresh Retention" job: donors' acquisition is rebuilt and the figures computed again.
+ */
+export const refreshRetention = async ( options?: Parameters<typeof customFetch>[1]): Promise<Job> => {
+
+  return customFetch<Job>(getRefreshRetentionUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getRefreshRetentionMutationKey = () => ['refreshRetention'] as const;
+
+export const getRefreshRetentionMutationOptions = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshRetention>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof refreshRetention>>, TError,void, TContext> => {
+
+const mutationKey = getRefreshRetentionMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof refreshRetention>>, void> = () => {
+
+
+          return  refreshRetention(requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RefreshRetentionMutationResult = NonNullable<Awaited<ReturnType<typeof refreshRetention>>>
+
+    export type RefreshRetentionMutationError = ErrorType<ErrorMessage>
+
+
+    /**
+ * @summary Queues the "Refresh Retention" job: donors' acquisition is rebuilt and the figures computed again.
+ */
+export const useRefreshRetention = <TError = ErrorType<ErrorMessage>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshRetention>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof refreshRetention>>,
+        TError,
+        void,
+        TContext
+      > => {
+      return useMutation(getRefreshRetentionMutationOptions(options), queryClient);
+    }

@@ -1,0 +1,5 @@
+import { RetentionPage } from '@/features/retention/components/retention-page';
+
+export function Component() {
+  return <RetentionPage />;
+}
