@@ -29,7 +29,7 @@ export interface PortfolioFigures {
   /** New donors this month. */
   newDonors: number;
   /**
-     * Donor retention: donors of the last 12 months who also gave in the 12 months before, ÷ those donors.
+     * Donor retention (FEP): donors of last calendar year who gave again this year ÷ last year's donors.
      * @nullable
      */
   retention?: number | null;
