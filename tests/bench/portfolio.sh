@@ -54,7 +54,7 @@ serve() {
   [ -z "$API_PID" ] || { kill "$API_PID"; wait "$API_PID" 2>/dev/null || true; }
   "$API" serve >> "$WORK/api.log" 2>&1 &
   API_PID=$!
-  for _ in $(seq 1 200); do curl -sf "$BASE/api/health" >/dev/null && return; sleep 0.1; done
+  for _ in $(seq 1 200); do curl -sf "$BASE/healthz" >/dev/null && return; sleep 0.1; done
   die "the api did not start"
 }
 serve
