@@ -51,7 +51,7 @@ enum Command {
         name: String,
         #[arg(long, default_value_t = 25_000)]
         contacts: i64,
-        /// Contributions over the last two years.
+        /// About this many contributions, over three years and this one so far.
         #[arg(long, default_value_t = 200_000)]
         gifts: i64,
         #[command(flatten)]

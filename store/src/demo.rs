@@ -40,7 +40,7 @@ pub async fn insert_origin_codes(conn: &mut PgConnection) -> Result<(), sqlx::Er
 }
 
 /// `contacts` contacts: names drawn from short lists, e-mails unique by construction, created dates spread over
-/// two years.
+/// three years.
 pub async fn insert_contacts(conn: &mut PgConnection, contacts: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "with first_names as (select array['Maria','James','Aisha','Robert','Chen','Linda','Diego','Patricia',
@@ -54,7 +54,7 @@ pub async fn insert_contacts(conn: &mut PgConnection, contacts: i64) -> Result<(
                 case when i % 3 = 0 then '555' || lpad((i % 10000000)::text, 7, '0') end,
                 c.a[1 + (i * 7) % cardinality(c.a)],
                 case when i % 50 = 0 then 'unsubscribed' when i % 97 = 0 then 'bounced' else 'subscribed' end,
-                now() - make_interval(hours => ((i * 37) % (24 * 730))::int)
+                now() - make_interval(hours => ((i * 37) % (24 * 1095))::int)
          from generate_series(1, $1) i, first_names f, last_names l, codes c",
     )
     .bind(contacts)

@@ -30,6 +30,7 @@ pub mod mailings;
 pub mod media;
 pub mod origin_codes;
 pub mod planning;
+pub mod portfolio;
 pub mod projections;
 pub mod reports;
 pub mod retention;

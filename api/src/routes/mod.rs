@@ -20,6 +20,7 @@ pub mod mailings;
 pub mod media;
 pub mod origin_codes;
 pub mod planning;
+pub mod portfolio;
 pub mod projections;
 pub mod reports;
 pub mod retention;
@@ -133,6 +134,7 @@ pub type Apis = (
             reports::ReportsApi,
             reports::ReportSchedulesApi,
             dashboard::DashboardApi,
+            portfolio::PortfolioApi,
         ),
     ),
     (tracking::TrackingApi, suppressions::SuppressionsApi),
@@ -199,6 +201,7 @@ pub fn service() -> OpenApiService<Apis, ()> {
                     reports::ReportsApi,
                     reports::ReportSchedulesApi,
                     dashboard::DashboardApi,
+                    portfolio::PortfolioApi,
                 ),
             ),
             (tracking::TrackingApi, suppressions::SuppressionsApi),

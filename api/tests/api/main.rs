@@ -40,6 +40,7 @@ mod media;
 mod metrics;
 mod one_truth;
 mod planning;
+mod portfolio;
 mod readiness;
 mod reports;
 mod restarts;

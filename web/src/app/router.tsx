@@ -209,6 +209,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: 'auth', lazy: () => import('./routes/auth/layout'), children: authRoutes },
       { path: 'form-viewer', lazy: () => import('./routes/form-viewer') },
+      // Agency staff's clients side by side: before or after choosing a client, outside any client's shell.
+      { path: 'portfolio', handle: { title: 'Portfolio' }, lazy: () => import('./routes/portfolio') },
       {
         path: '/',
         loader: requireClientSession,

@@ -215,6 +215,11 @@ export function MainLayout({
                   Switch Client
                 </NavDropdown.Item>
               )}
+              {account.switchClient && (
+                <NavDropdown.Item as={Link} to="/portfolio">
+                  Portfolio
+                </NavDropdown.Item>
+              )}
               <NavDropdown.Item as="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
                 {theme === 'dark' ? 'Light theme' : 'Dark theme'}
               </NavDropdown.Item>

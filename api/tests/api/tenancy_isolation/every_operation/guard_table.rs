@@ -48,6 +48,8 @@ pub(super) fn guard_table() -> Vec<Expected> {
         expect("health", Public),
         expect("listMyClients", SignedIn),
         expect("getMe", SignedIn),
+        // Agency staff only (a client user is refused inside): api/tests/api/portfolio.
+        expect("getPortfolio", SignedIn),
         expect("updateProfile", SignedIn).json(
             json!({ "firstName": "Gus", "lastName": "Guard", "phone": "", "twoFactorMethod": "email" }),
         ),

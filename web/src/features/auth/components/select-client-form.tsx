@@ -3,9 +3,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
-import { useClientLogin, useListMyClients } from '@/api/gen';
-import { decodeToken, setClientSession } from '@/lib/session';
-import { useEnterClient } from '../hooks/use-complete-login';
+import { useListMyClients } from '@/api/gen';
+import { useSwitchClient } from '../hooks/use-switch-client';
 import { ERROR_SELECTING_CLIENT } from '../messages';
 
 export { ERROR_SELECTING_CLIENT };
@@ -15,41 +14,17 @@ export { ERROR_SELECTING_CLIENT };
  * where the login itself acts for the client (see useCompleteLogin).
  */
 export function SelectClientForm() {
-  const enterClient = useEnterClient();
   const clients = useListMyClients();
   const [clientId, setClientId] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-
-  const failed = () => setProblem(ERROR_SELECTING_CLIENT);
-
-  const clientLogin = useClientLogin({
-    mutation: {
-      onSuccess: async (response, { data }) => {
-        const token = response?.accessToken;
-        if (!token) {
-          failed();
-          return;
-        }
-        const payload = decodeToken(token);
-        const option = clients.data?.find((c) => c.id === data.clientId);
-        const short = payload?.clientShort ?? option?.short;
-        const id = payload?.clientId ?? data.clientId;
-        if (!short) {
-          failed();
-          return;
-        }
-        // The previous session ended on the server: the new pair replaces both tokens.
-        setClientSession(token, id, short, response.refreshToken);
-        await enterClient();
-      },
-    },
-  });
+  const clientLogin = useSwitchClient(() => setProblem(ERROR_SELECTING_CLIENT));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!clientId) return;
     setProblem(null);
-    clientLogin.mutate({ data: { clientId: Number(clientId) } });
+    const id = Number(clientId);
+    clientLogin.switchTo(id, clients.data?.find((c) => c.id === id)?.short);
   };
 
   const busy = clientLogin.isPending;
@@ -76,6 +51,11 @@ export function SelectClientForm() {
       <Button type="submit" className="w-100 mb-3" disabled={!clientId || busy}>
         Login
       </Button>
+      {clients.data && clients.data.length > 1 && (
+        <div className="small text-center mb-2">
+          <Link to="/portfolio">See all your clients (Portfolio)</Link>
+        </div>
+      )}
       <div className="small text-center">
         <Link to="/auth/logout">Logout of Universal User account</Link>
       </div>

@@ -1,8 +1,16 @@
 import { useCallback } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { getGetMeQueryOptions } from '@/api/gen';
-import { clearSession, setClientSession, setUniversalToken, takeRedirect, tokenClient, tokenHasScope } from '@/lib/session';
+import { getGetMeQueryOptions, getListMyClientsQueryOptions } from '@/api/gen';
+import {
+  clearSession,
+  REDIRECT_KEY,
+  setClientSession,
+  setUniversalToken,
+  takeRedirect,
+  tokenClient,
+  tokenHasScope,
+} from '@/lib/session';
 import { ERROR_SELECTING_CLIENT, UNABLE_TO_LOGIN } from '../messages';
 import { revokeSession } from '../lib/sign-out';
 
@@ -36,6 +44,20 @@ export function useEnterClient() {
   }, [navigate, queryClient]);
 }
 
+/**
+ * Whether agency staff start on the portfolio: they hold several clients and did not ask for a page before signing
+ * in (that page is in a client: select-client leads there). When the clients cannot be read, select-client says so.
+ */
+async function holdsSeveralClients(queryClient: QueryClient): Promise<boolean> {
+  if (localStorage.getItem(REDIRECT_KEY)) return false;
+  try {
+    const clients = await queryClient.fetchQuery({ ...getListMyClientsQueryOptions(), staleTime: 0 });
+    return Array.isArray(clients) && clients.length > 1;
+  } catch {
+    return false;
+  }
+}
+
 export interface CompleteLoginOptions {
   /** Client-auth mode: the token must act for the client; otherwise "Error selecting client" and logout. */
   clientAuth: boolean;
@@ -44,10 +66,12 @@ export interface CompleteLoginOptions {
 /**
  * Finishes a login that returned tokens. A token without the basic scope is refused ("Unable to login", returned
  * for the caller to show). A token that already acts for a client (client users, client-auth mode) starts the
- * client session and enters the app; a universal token goes on to select-client. Resolves to an error text or null.
+ * client session and enters the app; a universal token goes on to the portfolio when the user holds several
+ * clients, else to select-client. Resolves to an error text or null.
  */
 export function useCompleteLogin({ clientAuth }: CompleteLoginOptions) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const enterClient = useEnterClient();
   return useCallback(
     async (accessToken: string, refreshToken?: string | null): Promise<string | null> => {
@@ -65,9 +89,9 @@ export function useCompleteLogin({ clientAuth }: CompleteLoginOptions) {
         return ERROR_SELECTING_CLIENT;
       }
       setUniversalToken(accessToken, refreshToken);
-      void navigate('/auth/select-client');
+      void navigate((await holdsSeveralClients(queryClient)) ? '/portfolio' : '/auth/select-client');
       return null;
     },
-    [clientAuth, enterClient, navigate],
+    [clientAuth, enterClient, navigate, queryClient],
   );
 }
