@@ -73,7 +73,7 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
   const table = page.getByRole('table', { name: 'Flights' });
   await expect(async () => {
     await page.reload();
-    const flight = page.getByRole('row', { name: new RegExp(name) });
+    const flight = table.getByRole('row', { name: new RegExp(name) });
     await expect(flight).toContainText('All', { timeout: 3_000 });
     // Flight, variant, segment, then the money columns first (issue 27): revenue, gifts, average gift, response
     // rate, RPM; recipients are the ninth cell and clicks the fourteenth.
@@ -81,7 +81,7 @@ test('a mailing split into variants A and B is sent, and Performance shows the f
     await expect(flight.getByRole('cell').nth(13)).toHaveText('1', { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   await expect(table.getByRole('cell', { name: 'B', exact: true }).first()).toBeVisible();
-  await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Links' }).click();
+  await table.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Links' }).click();
   await expect(page.getByRole('table', { name: 'Clicks per link' })).toContainText('https://example.org/flight');
 
   await page.getByRole('columnheader', { name: /RPM/ }).getByRole('button').click();
