@@ -9,6 +9,9 @@
 #
 # --kill: kills the worker (SIGKILL) in the middle of the send and starts another; the sink's count must still
 # equal RECIPIENTS exactly (every recipient receives exactly one message).
+# DKIM=rsa or DKIM=ed25519 adds the From domain as a sender domain through the api (its key generated and sealed
+# as for a client) before the send, so every message is signed; tests/bench/dkim_send.sh pairs a signed and an
+# unsigned send. OPENS=0 leaves out the open-pixel part.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -27,6 +30,8 @@ export WEB_DIST="$WORK/none" SCHEDULE_SECONDS=1 SMTP_POOL_SIZE=$POOL FORM_VIEWS_
 export PORT=$(free_port)
 export SEND_JOURNAL_DIR="$WORK/journal"; rm -rf "$SEND_JOURNAL_DIR"
 export PUBLIC_URL="http://127.0.0.1:$PORT"
+DKIM=${DKIM:-}
+[ -z "$DKIM" ] || export DKIM_KEY_SECRET=$(openssl rand -hex 32)
 PSQL=(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres compass_mail_bench)
 calc() { python3 -c "print($1)"; }
 
@@ -76,6 +81,20 @@ WORKER_PID=$!; PIDS+=($WORKER_PID)
 PIDS+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 
+if [ -n "$DKIM" ]; then
+  say "signing: campaign.example.org added as a sender domain ($DKIM key) through the api"
+  COMPASS_USER_PASSWORD="Bench-passw0rd" "$BIN/api" users create --email bench@compass.test --first Bench --last User --admin >/dev/null
+  BASE="http://127.0.0.1:$PORT"
+  BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
+    -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+  CLIENT_ID=$("${PSQL[@]}" -c "select id from clients where short_name = 'bench'")
+  TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
+    -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+  curl -sf -o /dev/null "$BASE/api/sender-domains" -H "authorization: Bearer $TOKEN" -H "client-short: bench" \
+    -H "client-id: $CLIENT_ID" -H 'content-type: application/json' \
+    -d "{\"domain\":\"campaign.example.org\",\"algorithm\":\"$DKIM\"}"
+fi
+
 say "real: confirmed mailing, sent by the worker ($POOL SMTP connections)"
 start=$(date +%s.%N)
 "${PSQL[@]}" -c "set search_path = client_bench;
@@ -116,6 +135,13 @@ printf 'ratio           %.2f  (target <= 1.5; >= 1000 messages/s)%s\n' "$(calc "
   "$([ -n "$KILL" ] && echo '; with --kill the hand-over wait is included, so only the count below matters')"
 printf 'at the sink     %s messages, %s recipients marked sent  %s\n' "$at_sink" "$sent_rows" \
   "$([ "$at_sink" = "$RECIPIENTS" ] && [ "$sent_rows" = "$RECIPIENTS" ] && echo EXACT || echo MISMATCH)"
+if [ -n "$DKIM" ]; then
+  # The api's tests verify the signatures (api/tests/api/deliverability); here only the cost is measured.
+  printf 'signed          %s key on %s sender domain(s) of the From address\n' "$DKIM" \
+    "$("${PSQL[@]}" -c "select count(*) from client_bench.sender_domains where domain = 'campaign.example.org' and dkim_private_key is not null")"
+fi
+printf 'load average    %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+[ "${OPENS:-100000}" != 0 ] || exit 0
 
 # The open pixel under load: one signed token per request would need the signer; the same recipient's pixel
 # N times shows the path's throughput, and the stored event count must equal N.

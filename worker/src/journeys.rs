@@ -26,6 +26,10 @@ pub async fn journeys_due(
     client: &tenancy::Client,
 ) -> Result<JourneysPass, JobError> {
     let mut pass = JourneysPass::default();
+    // The calendar's events first (a no-op but once a client day), so this pass already enrols them.
+    let mut tx = tenancy.begin(client).await?;
+    engine::calendar_events(&mut tx).await?;
+    tx.commit().await?;
     for _ in 0..BATCHES {
         let mut tx = tenancy.begin(client).await?;
         let (events, enrolled) = engine::consume_events(&mut tx, EVENTS).await?;

@@ -2,7 +2,7 @@
 
 mod validate;
 
-pub use validate::{InvalidJourney, Refs};
+pub use validate::{InvalidJourney, Refs, DATE_FIELDS};
 
 use serde::{Deserialize, Serialize};
 
@@ -22,17 +22,30 @@ pub struct Definition {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Trigger {
-    FormSignup { form_id: i64 },
-    OriginCodeSignup { origin_code: String },
-    ListAdded { list_id: i64 },
-    SegmentEntered { segment_id: i64 },
+    FormSignup {
+        form_id: i64,
+    },
+    OriginCodeSignup {
+        origin_code: String,
+    },
+    ListAdded {
+        list_id: i64,
+    },
+    SegmentEntered {
+        segment_id: i64,
+    },
     FirstGift {},
-    GiftOver { amount_cents: i64 },
+    GiftOver {
+        amount_cents: i64,
+    },
     RecurringStarted {},
     RecurringFailed {},
     RecurringEnded {},
     FirstGiftAnniversary {},
-    DateField { field: String },
+    /// Each year on the date in the field (one of [`DATE_FIELDS`]).
+    DateField {
+        field: String,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -5,6 +5,9 @@ use std::collections::{HashMap, HashSet};
 
 /// At most this many steps in one journey.
 pub const MAX_STEPS: usize = 200;
+/// The contact's date fields a journey can start on, each year on the date: when the contact signed up and when
+/// they last gave.
+pub const DATE_FIELDS: [&str; 2] = ["signup_date", "last_gift_date"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -121,8 +124,11 @@ impl Definition {
                 Trigger::GiftOver { amount_cents } if *amount_cents < 0 => {
                     return bad("The gift amount of a trigger cannot be negative.".into());
                 }
-                Trigger::DateField { field } if field.trim().is_empty() => {
-                    return bad("The date field trigger needs a field.".into());
+                Trigger::DateField { field } if !DATE_FIELDS.contains(&field.as_str()) => {
+                    return bad(format!(
+                        "The date field trigger needs one of the contact's date fields: {}.",
+                        DATE_FIELDS.join(", ")
+                    ));
                 }
                 _ => {}
             }

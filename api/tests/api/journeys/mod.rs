@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 mod definitions;
 mod engine;
 mod timing;
+mod triggers;
 
 /// A client with a sender, a template, a form and an upload list, an api that honours the movable clock, and a
 /// worker delivering to the returned inbox.

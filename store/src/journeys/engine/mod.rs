@@ -9,7 +9,7 @@ mod triggers;
 mod write;
 
 pub use advance::{advance_due, Advanced};
-pub use triggers::consume_events;
+pub use triggers::{calendar_events, consume_events};
 
 use super::clock::sql_now;
 use domain::journey::Refs;

@@ -13,6 +13,7 @@ struct Event {
     contact_id: i64,
     ref_id: Option<i64>,
     amount_cents: Option<i64>,
+    field: Option<String>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -30,7 +31,7 @@ pub async fn consume_events(
     let events: Vec<Event> = sqlx::query_as(
         "delete from journey_events where id in (
              select id from journey_events order by id limit $1 for update skip locked)
-         returning kind, contact_id, ref_id, amount_cents",
+         returning kind, contact_id, ref_id, amount_cents, field",
     )
     .bind(limit)
     .fetch_all(&mut *conn)
@@ -98,8 +99,22 @@ fn matches(trigger: &Trigger, e: &Event, origin: Option<i64>, first_gifts: &Hash
         Trigger::RecurringStarted {} => e.kind == "recurring_started",
         Trigger::RecurringFailed {} => e.kind == "recurring_failed",
         Trigger::RecurringEnded {} => e.kind == "recurring_ended",
-        Trigger::FirstGiftAnniversary {} | Trigger::DateField { .. } => false,
+        Trigger::FirstGiftAnniversary {} => e.kind == "first_gift_anniversary",
+        Trigger::DateField { field } => {
+            e.kind == "date_field" && e.field.as_deref() == Some(field.as_str())
+        }
     }
+}
+
+/// Emits the events of the calendar (first-gift and date-field anniversaries, recurring series that failed) for
+/// the client days since the last scan, once per day on the journeys' clock; answers how many.
+pub async fn calendar_events(conn: &mut PgConnection) -> Result<i32, sqlx::Error> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "select journey_calendar_events({})",
+        sql_now()
+    )))
+    .fetch_one(conn)
+    .await
 }
 
 /// Of the gift events' contributions, those that are their contact's first gift ever.

@@ -39,6 +39,12 @@ export const TRIGGER_LABELS: Record<TriggerKind, string> = {
   date_field: 'A date field comes round',
 };
 
+/** The contact's date fields a journey can start on each year (the server's DATE_FIELDS). */
+export const DATE_FIELD_LABELS: Record<string, string> = {
+  signup_date: 'Signup date',
+  last_gift_date: 'Last gift date',
+};
+
 export const TRIGGER_KINDS = Object.keys(TRIGGER_LABELS) as TriggerKind[];
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -92,7 +98,7 @@ export function newTrigger(kind: TriggerKind): Trigger {
     case 'gift_over':
       return { kind, amount_cents: 10000 };
     case 'date_field':
-      return { kind, field: '' };
+      return { kind, field: 'signup_date' };
     default:
       return { kind };
   }

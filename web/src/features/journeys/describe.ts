@@ -1,6 +1,6 @@
 /** One-line descriptions of steps and triggers, as the flow's boxes and the lists show them. */
 import { formatMoney } from '@/lib/money';
-import { STEP_LABELS, TRIGGER_LABELS, WEEKDAYS } from './definition';
+import { DATE_FIELD_LABELS, STEP_LABELS, TRIGGER_LABELS, WEEKDAYS } from './definition';
 import type { Condition, Step, Trigger } from './types';
 
 /** Names of the things steps point at, by id (what the pickers loaded); an id without a name shows as "#id". */
@@ -82,7 +82,7 @@ export function triggerSummary(trigger: Trigger, names: Names): string {
     case 'gift_over':
       return `${label}: ${dollars(trigger.amount_cents)}`;
     case 'date_field':
-      return `${label}: ${trigger.field || 'no field chosen'}`;
+      return `${label}: ${DATE_FIELD_LABELS[trigger.field] ?? 'no field chosen'}`;
     default:
       return label;
   }

@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Field } from '@/components/form/field';
-import { newTrigger, STEP_LABELS, TRIGGER_KINDS, TRIGGER_LABELS } from '../definition';
+import { DATE_FIELD_LABELS, newTrigger, STEP_LABELS, TRIGGER_KINDS, TRIGGER_LABELS } from '../definition';
 import type { JourneyDefinition, Trigger, TriggerKind } from '../types';
 import { OriginCodeInput, Picker } from './pickers';
 
@@ -120,14 +120,13 @@ function TriggerFields({ trigger, f, onChange }: { trigger: Trigger; f: string; 
       );
     case 'date_field':
       return (
-        <Field
-          id={`${f}-field`}
-          label="Date field"
-          value={trigger.field}
-          onChange={(e) => onChange({ ...trigger, field: e.target.value })}
-          invalid={!trigger.field.trim()}
-          error="Name the contact's date field."
-        />
+        <Field id={`${f}-field`} label="Date field" select value={trigger.field} onChange={(e) => onChange({ ...trigger, field: e.target.value })}>
+          {Object.entries(DATE_FIELD_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </Field>
       );
     default:
       return null;
