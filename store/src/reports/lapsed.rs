@@ -1,6 +1,6 @@
 //! LYBUNT and SYBUNT donors as of the range's last day, by the tenant functions `lybunt_contacts(day)` and
-//! `sybunt_contacts(day)` (the rule is written there once). A counted gift is theirs too: positive and not
-//! refunded (`refunded_at` unset).
+//! `sybunt_contacts(day)` (the rule is written there once, on `contact_giving`). A counted gift is theirs too:
+//! positive and not refunded (`refunded_at` unset).
 
 use super::{cells, col, Column, ColumnKind::*, ReportError, ReportKind, ReportRange, MONEY};
 use futures_util::stream::BoxStream;
@@ -41,25 +41,28 @@ pub async fn count(
     .await?)
 }
 
-/// Most lifetime giving first (the order of the page and the files).
+/// Most lifetime giving first (the order of the page and the files). The donors' counted gifts, last gift and
+/// lifetime come from `contact_giving` (the rollup the lapsed rule reads); only the rows shown read their gifts of
+/// the last fiscal year.
 fn rows_sql(kind: ReportKind) -> String {
     let f = function(kind);
     format!(
-        "with l as (select contact_id from {f}($1)),
-         g as (
-             select c.contact_id, max(c.paid_at) as last_gift, count(*) as gifts, sum(c.amount) as lifetime,
-                    sum(c.amount) filter (
-                        where c.paid_at >= client_day_start((fiscal_year_start($1) - interval '1 year')::date)
-                          and c.paid_at < client_day_start(fiscal_year_start($1))) as last_year
-             from contributions c join l on l.contact_id = c.contact_id
-             where c.amount > 0 and c.refunded_at is null
-             group by c.contact_id
+        "with top as (
+             select g.contact_id, g.last_gift_at, g.gifts, g.total
+             from {f}($1) l join contact_giving g on g.contact_id = l.contact_id
+             order by g.total desc, g.contact_id
+             limit $3
          )
-         select array[k.id::text, k.email, k.first_name, k.last_name, (g.last_gift at time zone $2)::date::text,
-                      g.gifts::text, coalesce(g.last_year, 0){MONEY}, g.lifetime{MONEY}, k.subscription]
-         from g join contacts k on k.id = g.contact_id
-         order by g.lifetime desc, k.id
-         limit $3"
+         select array[k.id::text, k.email, k.first_name, k.last_name, (t.last_gift_at at time zone $2)::date::text,
+                      t.gifts::text, coalesce(y.last_year, 0){MONEY}, t.total{MONEY}, k.subscription]
+         from top t join contacts k on k.id = t.contact_id
+         cross join lateral (
+             select sum(c.amount) as last_year from contributions c
+             where c.contact_id = t.contact_id and c.amount > 0 and c.refunded_at is null
+               and c.paid_at >= client_day_start((fiscal_year_start($1) - interval '1 year')::date)
+               and c.paid_at < client_day_start(fiscal_year_start($1))
+         ) y
+         order by t.total desc, t.contact_id"
     )
 }
 
