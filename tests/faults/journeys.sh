@@ -132,7 +132,10 @@ print(len(names), len(counts), sum(1 for c in counts.values() if c > 1), len(exp
       len(set(counts) - expected))
 PY
 )
-HANDED=$(grep -h "recorded from the send journal" "$LOG/worker.log" | sed -n 's/.*recipients=\([0-9]*\).*/\1/p' | paste -sd+ - || true)
+# What each restarted send read in the journal: every message the killed one handed to the server (the rows not
+# yet recorded as sent among them are marked sent instead of mailed again).
+HANDED=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG/worker.log" | grep "recorded from the send journal" \
+  | sed -n 's/.*recipients=\([0-9]*\).*/\1/p' | paste -sd, - || true)
 
 verdict=MISMATCH
 if [ "$RECORDS" = "$CONTACTS" ] && [ "$ONE_RECORD" = "$CONTACTS" ] && [ "$ROWS" = "$CONTACTS" ] \
@@ -148,7 +151,7 @@ printf 'step records    %s of the send step (%s contacts, %s with exactly one, s
 printf 'places          %s waiting at the next step\n' "$PLACES"
 printf 'recipients      %s queued by the engine (%s contacts, %s mailing(s)): %s sent, %s still queued\n' \
   "$ROWS" "$ROW_CONTACTS" "$MAILINGS" "$SENT" "$QUEUED"
-printf 'send jobs       %s; recipients taken over from the send journal: %s\n' "$JOBS" "${HANDED:-none}"
+printf 'send jobs       %s; messages named by the send journal at each restart: %s\n' "$JOBS" "${HANDED:-none}"
 printf 'at the sink     %s messages to %s addresses: %s twice or more, %s contacts without one, %s strangers\n' \
   "$MESSAGES" "$DISTINCT" "$TWICE" "$MISSING" "$STRANGERS"
 printf 'elapsed         %s s from the enrolment until all was settled\n' "$ELAPSED"
