@@ -78,7 +78,7 @@ pub(super) fn read(
         .map_err(|_| refused("The SendGrid timestamp is not a time"))?;
     if (chrono::Utc::now().timestamp() - at).abs() > FRESH_SECS {
         return Err(refused(
-            "This SendGrid request is too old: its timestamp is more than 15 minutes from now",
+            "This SendGrid request is stale: its signed timestamp is more than 15 minutes from now",
         ));
     }
     let events: Vec<Event> = serde_json::from_slice(body)
