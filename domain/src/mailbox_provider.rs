@@ -102,7 +102,8 @@ mod tests {
     }
 
     fn mx(records: &[(u16, &str)]) -> MailboxProvider {
-        let records: Vec<(u16, String)> = records.iter().map(|(p, h)| (*p, h.to_string())).collect();
+        let records: Vec<(u16, String)> =
+            records.iter().map(|(p, h)| (*p, h.to_string())).collect();
         MailboxProvider::of_mx(&records)
     }
 
@@ -111,12 +112,18 @@ mod tests {
         use MailboxProvider::*;
         assert_eq!(MailboxProvider::of_mx_host("aspmx.l.google.com."), Gmail);
         assert_eq!(MailboxProvider::of_mx_host("SMTP.Google.com"), Gmail);
-        assert_eq!(MailboxProvider::of_mx_host("alt1.gmr-smtp-in.l.googlemail.com"), Gmail);
+        assert_eq!(
+            MailboxProvider::of_mx_host("alt1.gmr-smtp-in.l.googlemail.com"),
+            Gmail
+        );
         assert_eq!(
             MailboxProvider::of_mx_host("example-org.mail.protection.outlook.com"),
             Microsoft
         );
-        assert_eq!(MailboxProvider::of_mx_host("hotmail-com.olc.protection.outlook.com"), Microsoft);
+        assert_eq!(
+            MailboxProvider::of_mx_host("hotmail-com.olc.protection.outlook.com"),
+            Microsoft
+        );
         assert_eq!(MailboxProvider::of_mx_host("mta6.am0.yahoodns.net"), Yahoo);
         // Only whole labels count: a host that merely ends like Google's is someone else's.
         assert_eq!(MailboxProvider::of_mx_host("mx.notgoogle.com"), Other);
@@ -128,16 +135,28 @@ mod tests {
             mx(&[(10, "alt1.aspmx.l.google.com"), (1, "aspmx.l.google.com")]),
             Gmail
         );
-        assert_eq!(mx(&[(0, "example-org.mail.protection.outlook.com")]), Microsoft);
+        assert_eq!(
+            mx(&[(0, "example-org.mail.protection.outlook.com")]),
+            Microsoft
+        );
         // A filtering gateway in front of Microsoft 365 receives the mail: other.
         assert_eq!(
-            mx(&[(5, "mx.gateway.example"), (10, "example-org.mail.protection.outlook.com")]),
+            mx(&[
+                (5, "mx.gateway.example"),
+                (10, "example-org.mail.protection.outlook.com")
+            ]),
             Other
         );
         // A backup of the same preference beside Google's hosts does not change the answer.
-        assert_eq!(mx(&[(1, "aspmx.l.google.com"), (1, "backup.example.org")]), Gmail);
+        assert_eq!(
+            mx(&[(1, "aspmx.l.google.com"), (1, "backup.example.org")]),
+            Gmail
+        );
         // Two providers at once, a null MX (RFC 7505) or no MX at all: other.
-        assert_eq!(mx(&[(1, "aspmx.l.google.com"), (1, "mta5.am0.yahoodns.net")]), Other);
+        assert_eq!(
+            mx(&[(1, "aspmx.l.google.com"), (1, "mta5.am0.yahoodns.net")]),
+            Other
+        );
         assert_eq!(mx(&[(0, "")]), Other);
         assert_eq!(mx(&[]), Other);
     }

@@ -78,7 +78,8 @@ impl Dns {
             .with_options(options)
             .build(),
             // Each nameserver's attempts, and a little for the answer's way back.
-            limit: timeout * u32::try_from(attempts.max(1)).unwrap_or(1) + Duration::from_millis(250),
+            limit: timeout * u32::try_from(attempts.max(1)).unwrap_or(1)
+                + Duration::from_millis(250),
         })
     }
 

@@ -70,7 +70,9 @@ fn tag<'a>(record: &'a str, name: &str) -> Option<&'a str> {
 /// the list cannot read, is its own organisational domain.
 fn org_domain(domain: &str) -> String {
     let domain = domain.trim_end_matches('.').to_ascii_lowercase();
-    psl::domain_str(&domain).unwrap_or(domain.as_str()).to_owned()
+    psl::domain_str(&domain)
+        .unwrap_or(domain.as_str())
+        .to_owned()
 }
 
 fn aligns(from: &str, other: &str, strict: bool) -> bool {
