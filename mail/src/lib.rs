@@ -6,6 +6,7 @@
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 pub mod dkim;
+pub mod dns;
 pub mod links;
 mod merge;
 mod message;

@@ -8,6 +8,7 @@ pub mod import;
 mod journeys;
 pub mod liveness;
 pub mod metrics;
+pub mod mx;
 mod pool;
 pub mod reconcile;
 mod reports;
@@ -42,6 +43,9 @@ pub struct Services {
     /// Opens sender domains' DKIM keys (the api's `DKIM_KEY_SECRET`); without it a send from a domain with a key
     /// fails rather than going out unsigned.
     pub dkim: Option<mail::dkim::KeyBox>,
+    /// Looks up the MX hosts of recipients' custom domains, so a Google Workspace or Microsoft 365 domain is paced
+    /// with its provider; without it every custom domain is paced as other.
+    pub mx: Option<mx::MxProviders>,
 }
 
 /// One job's view of the world: its client, its row, and the shared services.

@@ -54,6 +54,10 @@ struct Args {
     /// Key that opens sender domains' DKIM keys: the api's DKIM_KEY_SECRET (64 hex digits).
     #[arg(long, env = "DKIM_KEY_SECRET", hide_env_values = true)]
     dkim_key_secret: Option<telemetry::secret::Secret>,
+    /// Nameserver (ip:port) asked for the MX hosts of recipients' domains, which tell the mailbox provider of a
+    /// custom domain; the system's resolver when unset.
+    #[arg(long, env = "DNS_RESOLVER")]
+    dns_resolver: Option<String>,
     /// Seconds between scheduler passes over due mailings.
     #[arg(long, env = "SCHEDULE_SECONDS", default_value_t = 5)]
     schedule_seconds: u64,
@@ -129,6 +133,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         {
             Some(hex) if !hex.is_empty() => Some(mail::dkim::KeyBox::from_hex(&hex)?),
             _ => None,
+        },
+        mx: match worker::mx::MxProviders::new(args.dns_resolver.as_deref()) {
+            Ok(mx) => Some(mx),
+            // A wrong DNS_RESOLVER is the operator's mistake to see at once; a machine without a resolver of its
+            // own still sends, pacing custom domains as other.
+            Err(e @ mail::dns::DnsConfigError::Address(_)) => return Err(e.into()),
+            Err(e) => {
+                tracing::warn!(error = %e, "no DNS resolver: custom domains are paced as other");
+                None
+            }
         },
     });
     let config = PoolConfig {

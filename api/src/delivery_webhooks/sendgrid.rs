@@ -1,6 +1,7 @@
 //! SendGrid's Event Webhook: an ECDSA P-256 signature (`X-Twilio-Email-Event-Webhook-Signature`, base64 DER) over
 //! the `X-Twilio-Email-Event-Webhook-Timestamp` header followed by the raw body, checked with the public key set
-//! on the System page (PEM, or base64 DER as SendGrid's settings show it).
+//! on the System page (PEM, or base64 DER as SendGrid's settings show it). A timestamp more than 15 minutes from
+//! now is refused, so a request captured once cannot be played again later.
 
 use super::message_id::ours;
 use super::{enhanced_code, refused, unix_or_now, Heard, Parsed};
@@ -18,6 +19,8 @@ use tenancy::Client;
 
 const SIGNATURE: &str = "x-twilio-email-event-webhook-signature";
 const TIMESTAMP: &str = "x-twilio-email-event-webhook-timestamp";
+/// How far the signed timestamp may be from now, either way (clocks drift).
+const FRESH_SECS: i64 = 15 * 60;
 
 /// The configured key, PEM or base64 DER; `None` when it is neither.
 pub fn public_key(text: &str) -> Option<VerifyingKey> {
@@ -69,6 +72,15 @@ pub(super) fn read(
     let signature = signature.normalize_s().unwrap_or(signature);
     key.verify(&signed, &signature)
         .map_err(|_| refused("Wrong SendGrid signature"))?;
+    let at: i64 = timestamp
+        .trim()
+        .parse()
+        .map_err(|_| refused("The SendGrid timestamp is not a time"))?;
+    if (chrono::Utc::now().timestamp() - at).abs() > FRESH_SECS {
+        return Err(refused(
+            "This SendGrid request is stale: its signed timestamp is more than 15 minutes from now",
+        ));
+    }
     let events: Vec<Event> = serde_json::from_slice(body)
         .map_err(|e| ApiError::BadRequest(format!("Not SendGrid events: {e}")))?;
     Ok(Parsed {

@@ -1,6 +1,7 @@
 //! Amazon SES through SNS. The SNS message is verified first (its signature over the canonical string of its
 //! fields, SignatureVersion 1 = SHA1withRSA, 2 = SHA256withRSA, against the signing certificate), then its topic
-//! must be one the client accepts; only then is the SES notification in `Message` read.
+//! must be one the client accepts, and its `Timestamp` (when SNS published it; retries keep it) no more than an
+//! hour old; only then is the SES notification in `Message` read.
 
 use super::message_id::first_ours;
 use super::{enhanced_code, refused, time_or_now, Heard, Parsed};
@@ -13,6 +14,29 @@ use serde::Deserialize;
 use store::deliverability::webhooks::Settings;
 use store::deliverability::{Kind, Source};
 use tenancy::Client;
+
+/// The oldest message taken: SNS's retries of one message keep its Timestamp, and end within the hour.
+const OLDEST_SECS: i64 = 60 * 60;
+/// How far in the future a Timestamp may be (clocks drift).
+const AHEAD_SECS: i64 = 15 * 60;
+
+/// Refuses a message published more than an hour ago (a captured message played again), or far ahead of now.
+fn fresh(timestamp: &str, now: chrono::DateTime<chrono::Utc>) -> Result<(), ApiError> {
+    let at = chrono::DateTime::parse_from_rfc3339(timestamp.trim())
+        .map_err(|_| refused("The SNS Timestamp is not a time"))?;
+    let age = now.timestamp() - at.timestamp();
+    if age > OLDEST_SECS {
+        return Err(refused(
+            "This SNS message is too old: it was published more than an hour ago",
+        ));
+    }
+    if age < -AHEAD_SECS {
+        return Err(refused(
+            "This SNS message's Timestamp is more than 15 minutes in the future",
+        ));
+    }
+    Ok(())
+}
 
 /// The SNS envelope.
 #[derive(Debug, Deserialize)]
@@ -181,6 +205,7 @@ pub(super) async fn read(
     if !verified {
         return Err(refused("Wrong SNS signature"));
     }
+    fresh(&envelope.timestamp, chrono::Utc::now())?;
     if !settings
         .ses_topic_arns
         .iter()
@@ -297,4 +322,23 @@ fn events(
         .into_iter()
         .filter_map(|h| h.into_event(Source::Ses))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn a_message_older_than_an_hour_or_from_the_future_is_refused() {
+        let now = chrono::Utc
+            .with_ymd_and_hms(2026, 11, 26, 12, 0, 0)
+            .single()
+            .unwrap();
+        assert!(fresh("2026-11-26T11:00:00.000Z", now).is_ok());
+        assert!(fresh("2026-11-26T12:14:00Z", now).is_ok());
+        assert!(fresh("2026-11-26T10:59:59.000Z", now).is_err());
+        assert!(fresh("2026-11-26T12:16:00.000Z", now).is_err());
+        assert!(fresh("yesterday", now).is_err());
+    }
 }

@@ -2,8 +2,10 @@
 
 use super::*;
 
+use crate::mx::provider_of;
 use domain::MailboxProvider;
 use mail::verp::{BounceToken, VerpSigner};
+use std::collections::HashMap;
 use store::send::recipients::{self, Queued};
 
 /// A batch's last contact id and its rendered messages, by contact, with each recipient's mailbox provider.
@@ -22,11 +24,17 @@ pub(super) fn spawn_batch(
     let (tenancy, client) = (ctx.tenancy.clone(), ctx.client.clone());
     let (mailing, links, signers) = (mailing.clone(), ctx.services.links.clone(), signers.clone());
     let verp = ctx.services.verp.clone();
+    let mx = ctx.services.mx.clone();
     tokio::spawn(async move {
         let batch = next_recipients(&tenancy, &client, mailing_id, cursor).await?;
         let Some(last) = batch.last().map(|r| r.0) else {
             return Ok(None);
         };
+        // Custom domains' providers by their MX hosts, each domain asked once (the cache outlives the batch).
+        let by_domain = Arc::new(match &mx {
+            Some(mx) => mx.of_domains(batch.iter().map(|r| r.1.as_str())).await,
+            None => HashMap::new(),
+        });
         // Two halves on two blocking threads: the machine's two cores render in parallel.
         let client_id = client.id;
         let mut first = batch;
@@ -35,7 +43,8 @@ pub(super) fn spawn_batch(
                     mailing: Arc<Vec<Mailing>>,
                     links: LinkSigner,
                     verp: Option<VerpSigner>,
-                    signers: Arc<Signers>| {
+                    signers: Arc<Signers>,
+                    by_domain: Arc<HashMap<String, MailboxProvider>>| {
             tokio::task::spawn_blocking(move || {
                 part.into_iter()
                     .map(|(contact_id, email, first_name, letter)| {
@@ -43,7 +52,7 @@ pub(super) fn spawn_batch(
                             .iter()
                             .find(|v| v.letter.letter == letter)
                             .unwrap_or(&mailing[0]);
-                        let provider = MailboxProvider::of(&email);
+                        let provider = provider_of(&email, &by_domain);
                         let values = MergeValues { first_name, email };
                         let mut copy = render(
                             &links,
@@ -77,8 +86,9 @@ pub(super) fn spawn_batch(
             links.clone(),
             verp.clone(),
             signers.clone(),
+            by_domain.clone(),
         );
-        let b = work(second, mailing, links, verp, signers);
+        let b = work(second, mailing, links, verp, signers, by_domain);
         let mut out = a.await?;
         out.extend(b.await?);
         Ok(Some((last, out)))

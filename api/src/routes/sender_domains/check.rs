@@ -64,18 +64,22 @@ fn tag<'a>(record: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-/// Relaxed alignment: the same organisational domain, taken as the last two labels (no public-suffix list: a
-/// domain under a two-label suffix such as .co.uk aligns with its siblings too, which errs towards "aligned").
+/// The organisational domain DMARC's relaxed alignment compares (RFC 7489 §3.2): the public suffix (from the
+/// Public Suffix List built into the `psl` crate, ICANN and private sections) and one label more, so
+/// `mail.example.co.uk` belongs to `example.co.uk`, not `co.uk`. A name that is itself a public suffix, or that
+/// the list cannot read, is its own organisational domain.
 fn org_domain(domain: &str) -> String {
-    let labels: Vec<&str> = domain.trim_end_matches('.').split('.').collect();
-    labels[labels.len().saturating_sub(2)..].join(".")
+    let domain = domain.trim_end_matches('.').to_ascii_lowercase();
+    psl::domain_str(&domain)
+        .unwrap_or(domain.as_str())
+        .to_owned()
 }
 
 fn aligns(from: &str, other: &str, strict: bool) -> bool {
     if strict {
         from.eq_ignore_ascii_case(other)
     } else {
-        org_domain(&from.to_ascii_lowercase()) == org_domain(&other.to_ascii_lowercase())
+        org_domain(from) == org_domain(other)
     }
 }
 
@@ -333,6 +337,41 @@ mod tests {
         assert_eq!(signed.dkim.status, RecordStatus::Ok);
         assert!(signed.aligned);
         assert!(signed.advice.is_empty(), "{:?}", signed.advice);
+    }
+
+    #[test]
+    fn the_organisational_domain_follows_the_public_suffix_list() {
+        assert_eq!(org_domain("mail.example.co.uk"), "example.co.uk");
+        assert_eq!(org_domain("Bounces.Mail.Example.CO.UK."), "example.co.uk");
+        assert_eq!(org_domain("example.org"), "example.org");
+        assert_eq!(org_domain("news.example.org"), "example.org");
+        assert_eq!(org_domain("a.b.example.com.au"), "example.com.au");
+        // Private registries count too: two sites under github.io belong to two owners.
+        assert_eq!(org_domain("alice.github.io"), "alice.github.io");
+        // A public suffix is its own organisational domain.
+        assert_eq!(org_domain("co.uk"), "co.uk");
+
+        // Relaxed alignment: the same organisational domain, not the same last two labels.
+        assert!(aligns("example.co.uk", "bounces.example.co.uk", false));
+        assert!(aligns("news.example.co.uk", "bounces.example.co.uk", false));
+        assert!(!aligns("example.co.uk", "other.co.uk", false));
+        assert!(!aligns("alice.github.io", "bob.github.io", false));
+        assert!(aligns("example.org", "bounces.example.org", false));
+        assert!(!aligns("example.org", "bounces.example.org", true));
+        assert!(aligns("Example.org", "example.ORG", true));
+    }
+
+    #[test]
+    fn an_envelope_under_a_sibling_in_a_two_label_suffix_does_not_align() {
+        let under = |bounce: &str| SenderDomain {
+            domain: "giving.example.co.uk".into(),
+            ..row(Some(bounce))
+        };
+        let dmarc = || Txt::Found(vec!["v=DMARC1; p=none".into()]);
+        let sibling = assess(&under("bounces.other.co.uk"), spf(), Txt::None, dmarc());
+        assert!(!sibling.aligned, "other.co.uk is another organisation");
+        let ours = assess(&under("bounces.example.co.uk"), spf(), Txt::None, dmarc());
+        assert!(ours.aligned, "{:?}", ours.advice);
     }
 
     #[test]

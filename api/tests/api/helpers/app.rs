@@ -13,6 +13,8 @@ pub struct TestApp {
     pub tenancy: Tenancy,
     pub queue_name: String,
     pub http: reqwest::Client,
+    /// The api's `DNS_RESOLVER`, which this app's workers ask too.
+    pub dns_resolver: Option<String>,
 }
 /// `TEST_LOG=1 cargo test …` shows the api's and worker's logs.
 fn init_logs() {
@@ -77,6 +79,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     };
     adjust(&mut settings);
     let smtp_url = settings.smtp_url.clone();
+    let dns_resolver = settings.dns_resolver.clone();
     // The key the api signs tracking links with, which its workers get.
     let tracking_secret = api::auth::Keys::derive(
         settings.jwt_secret.expose(),
@@ -97,5 +100,6 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         tenancy,
         queue_name,
         http: reqwest::Client::new(),
+        dns_resolver,
     }
 }

@@ -1,7 +1,7 @@
 //! A local DNS server (hickory-server) on 127.0.0.1 with zones built in the test: the domain check and the DKIM
 //! verifier ask it, so no lookup leaves the machine.
 
-use hickory_proto::rr::rdata::{SOA, TXT};
+use hickory_proto::rr::rdata::{MX, SOA, TXT};
 use hickory_proto::rr::{LowerName, Name, RData, Record};
 use hickory_server::authority::{AuthorityObject, Catalog, ZoneType};
 use hickory_server::store::in_memory::InMemoryAuthority;
@@ -60,15 +60,25 @@ impl DnsServer {
         }
     }
 
-    /// Adds a TXT record at `name` (inside one of the zones), one string per 255 bytes as DNS needs.
-    pub async fn txt(&self, name: &str, value: &str) {
-        let zone = self
-            .zones
+    /// The zone `name` is in (the longest that holds it).
+    fn zone_of(&self, name: &str) -> Arc<InMemoryAuthority> {
+        self.zones
             .iter()
             .filter(|(z, _)| name == z.as_str() || name.ends_with(&format!(".{z}")))
             .max_by_key(|(z, _)| z.len())
             .map(|(_, a)| a.clone())
-            .unwrap_or_else(|| panic!("{name} is in none of the zones"));
+            .unwrap_or_else(|| panic!("{name} is in none of the zones"))
+    }
+
+    /// Adds an MX record at `name` (inside one of the zones) naming `host`, which may be anywhere.
+    pub async fn mx(&self, name: &str, preference: u16, host: &str) {
+        let record = Record::from_rdata(fqdn(name), 60, RData::MX(MX::new(preference, fqdn(host))));
+        assert!(self.zone_of(name).upsert(record, 2).await, "MX at {name}");
+    }
+
+    /// Adds a TXT record at `name` (inside one of the zones), one string per 255 bytes as DNS needs.
+    pub async fn txt(&self, name: &str, value: &str) {
+        let zone = self.zone_of(name);
         let parts: Vec<String> = value
             .as_bytes()
             .chunks(255)

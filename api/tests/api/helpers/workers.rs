@@ -115,6 +115,11 @@ impl TestApp {
             send_concurrency: 4,
             mail_from_address: mail::DEFAULT_MAIL_FROM_ADDRESS.to_owned(),
             dkim: Some(mail::dkim::KeyBox::from_hex(super::DKIM_KEY_SECRET).unwrap()),
+            // Only a test that serves DNS itself looks MX hosts up: no lookup leaves the machine.
+            mx: self
+                .dns_resolver
+                .as_deref()
+                .map(|ns| worker::mx::MxProviders::new(Some(ns)).unwrap()),
         })
     }
 

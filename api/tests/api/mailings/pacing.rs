@@ -79,6 +79,94 @@ async fn each_provider_is_paced_by_its_own_setting_and_the_others_do_not_wait() 
     );
 }
 
+/// A sink that notes when each message arrived and to whom; answers its port and the notes.
+async fn timed_sink() -> (u16, Arc<Mutex<Vec<(Instant, String)>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let arrivals: Arc<Mutex<Vec<(Instant, String)>>> = Arc::new(Mutex::new(Vec::new()));
+    let noted = arrivals.clone();
+    tokio::spawn(mail::sink::serve(
+        listener,
+        Arc::new(move |m: mail::sink::Delivered| {
+            noted
+                .lock()
+                .unwrap()
+                .push((Instant::now(), m.recipients[0].clone()))
+        }),
+    ));
+    (port, arrivals)
+}
+
+#[tokio::test]
+async fn custom_domains_are_paced_with_the_provider_their_mx_hosts_belong_to() {
+    // A Google Workspace domain, a Microsoft 365 domain, a domain without MX records, and one DNS refuses.
+    let dns = DnsServer::start(&["workspace.test", "m365.test", "plain.test"]).await;
+    dns.mx("workspace.test", 1, "aspmx.l.google.com").await;
+    dns.mx("workspace.test", 5, "alt1.aspmx.l.google.com").await;
+    dns.mx("m365.test", 0, "m365-test.mail.protection.outlook.com")
+        .await;
+    let (port, arrivals) = timed_sink().await;
+    let resolver = dns.address.clone();
+    let app = spawn_app_with(|s| {
+        s.smtp_url = format!("smtp://127.0.0.1:{port}");
+        s.dns_resolver = Some(resolver);
+    })
+    .await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let response = app
+        .api(Method::PUT, "/api/deliverability/pacing", &session)
+        .json(&json!([
+            { "provider": "gmail", "perSecond": 2, "connections": 1 },
+            { "provider": "microsoft", "perSecond": 2, "connections": 1 },
+        ]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+
+    let mut emails = Vec::new();
+    for domain in ["workspace.test", "m365.test"] {
+        emails.extend((0..4).map(|i| format!("staff{i}@{domain}")));
+    }
+    emails.extend((0..4).map(|i| format!("plain{i}@plain.test")));
+    emails.extend((0..2).map(|i| format!("far{i}@unserved.example")));
+    let id = confirmed_mailing(&app, &session, &emails).await;
+    send_now(&app, &client, id).await;
+    let done = wait_for_delivery(&app, &session, id, "done").await;
+    assert_eq!(done["recipCount"], 14);
+
+    let arrivals = arrivals.lock().unwrap().clone();
+    assert_eq!(arrivals.len(), 14, "each recipient once");
+    let at = |domain: &str| -> Vec<Instant> {
+        arrivals
+            .iter()
+            .filter(|(_, to)| to.ends_with(&format!("@{domain}")))
+            .map(|(at, _)| *at)
+            .collect()
+    };
+    let last_other = at("plain.test")
+        .into_iter()
+        .chain(at("unserved.example"))
+        .max()
+        .unwrap();
+    for domain in ["workspace.test", "m365.test"] {
+        let paced = at(domain);
+        assert_eq!(paced.len(), 4, "{domain}");
+        // Four at two a second: three gaps of half a second.
+        assert!(
+            paced[3] - paced[0] >= Duration::from_millis(1400),
+            "{domain} went at its provider's rate: {:?}",
+            paced[3] - paced[0]
+        );
+        assert!(
+            last_other < paced[2],
+            "the domains without a provider's MX did not wait behind {domain}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn pacing_settings_out_of_range_are_refused_and_change_nothing() {
     let app = spawn_app().await;

@@ -61,7 +61,7 @@ async fn one_clients_credentials_sent_to_another_clients_address_are_refused() {
         (
             "sendgrid",
             sendgrid.clone(),
-            sendgrid_headers(&sendgrid, "1795694410", "1795694410"),
+            sendgrid_headers(&sendgrid, &now.to_string(), &now.to_string()),
         ),
         (
             "postmark",

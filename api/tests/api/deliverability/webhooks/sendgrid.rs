@@ -56,21 +56,44 @@ async fn a_signed_sendgrid_batch_records_each_event_once_and_a_bad_signature_sto
         ],
     );
 
+    let now = chrono::Utc::now().timestamp();
     // Signed over another timestamp than the one sent: refused, nothing kept.
     let (status, _) = post(
         &app,
         "sendgrid",
         &client,
         &body,
-        &sendgrid_headers(&body, "1795694410", "1795694411"),
+        &sendgrid_headers(&body, &now.to_string(), &(now + 1).to_string()),
     )
     .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = post(&app, "sendgrid", &client, &body, &[]).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // Rightly signed, but more than 15 minutes ago (a captured request played again) or ahead: refused.
+    for at in [now - 16 * 60, now + 16 * 60] {
+        let at = at.to_string();
+        let (status, answer) = post(
+            &app,
+            "sendgrid",
+            &client,
+            &body,
+            &sendgrid_headers(&body, &at, &at),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap()
+                .contains("more than 15 minutes from now"),
+            "{answer}"
+        );
+    }
     assert_eq!(counts(&app, &client).await, (0, 0, 0));
 
-    let headers = sendgrid_headers(&body, "1795694410", "1795694410");
+    // Thirteen minutes late (SendGrid was slow) is still taken, and so is its retry below.
+    let late = (now - 13 * 60).to_string();
+    let headers = sendgrid_headers(&body, &late, &late);
     let (status, answer) = post(&app, "sendgrid", &client, &body, &headers).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // bounce, deferred, spamreport and delivered; the open is not a delivery event.

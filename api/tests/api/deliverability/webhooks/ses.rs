@@ -2,13 +2,26 @@
 
 use super::*;
 
-/// An SNS message of `kind` carrying `message`, signed as SNS signs (version "1" SHA1withRSA, "2" SHA256withRSA)
-/// with the test key.
+/// An SNS message of `kind` carrying `message`, published now, signed as SNS signs (version "1" SHA1withRSA, "2"
+/// SHA256withRSA) with the test key.
 pub(super) fn sns(kind: &str, topic: &str, message: &str, version: &str, tamper: bool) -> String {
+    sns_at(kind, topic, message, version, tamper, chrono::Utc::now())
+}
+
+/// `sns` as published at `at`.
+fn sns_at(
+    kind: &str,
+    topic: &str,
+    message: &str,
+    version: &str,
+    tamper: bool,
+    at: chrono::DateTime<chrono::Utc>,
+) -> String {
     use rsa::pkcs8::DecodePrivateKey;
     use rsa::signature::{SignatureEncoding, Signer};
     let id = unique("sns-");
-    let timestamp = "2026-11-26T12:00:06.123Z";
+    // As SNS writes it: 2026-11-26T12:00:06.123Z.
+    let timestamp = at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
     let subscribe =
         format!("https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn={topic}&Token=2336412f37");
     let canonical = match kind {
@@ -97,10 +110,36 @@ async fn ses_bounces_and_complaints_suppress_once_and_forged_or_foreign_messages
     )
     .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // Rightly signed but published more than an hour ago (a captured message played again), or ahead of now:
+    // refused, saying why.
+    let minutes = chrono::Duration::minutes;
+    for (at, why) in [
+        (chrono::Utc::now() - minutes(61), "too old"),
+        (chrono::Utc::now() + minutes(16), "in the future"),
+    ] {
+        let (status, body) = post(
+            &app,
+            "ses",
+            &client,
+            &sns_at("Notification", TOPIC, &bounce, "2", false, at),
+            &hdr,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert!(body["message"].as_str().unwrap().contains(why), "{body}");
+    }
     assert_eq!(counts(&app, &client).await, (0, 0, 0));
 
-    // SignatureVersion 1 (SHA1withRSA): a permanent bounce suppresses at once and marks the contact bounced.
-    let signed = sns("Notification", TOPIC, &bounce, "1", false);
+    // SignatureVersion 1 (SHA1withRSA): a permanent bounce suppresses at once and marks the contact bounced. Sent
+    // 59 minutes after SNS published it (a late retry): still taken.
+    let signed = sns_at(
+        "Notification",
+        TOPIC,
+        &bounce,
+        "1",
+        false,
+        chrono::Utc::now() - minutes(59),
+    );
     let (status, body) = post(&app, "ses", &client, &signed, &hdr).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body, json!({ "stored": 1, "suppressed": 1 }));
