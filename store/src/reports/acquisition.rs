@@ -27,16 +27,19 @@ pub async fn rows(
         )
     };
     let (r30, r90, r365) = (within(30), within(90), within(365));
+    // Each new contact's gifts through the contact index (a lateral aggregate): a plain join made the planner
+    // hash every gift of a large client for the range's new contacts.
     let sql = format!(
         "with k as (
              select id, origin_code_id, created, subscription from contacts
              where created >= $1 and created < $2 and origin_code_id is not null
          ), per as (
-             select k.id, k.origin_code_id, k.subscription = 'subscribed' as subscribed,
-                    coalesce(bool_or(c.amount > 0), false) as donor,
-                    {r30} as r30, {r90} as r90, {r365} as r365, coalesce(sum({NET}), 0) as rall
-             from k left join contributions c on c.contact_id = k.id
-             group by k.id, k.origin_code_id, k.subscription
+             select k.id, k.origin_code_id, k.subscription = 'subscribed' as subscribed, a.*
+             from k cross join lateral (
+                 select coalesce(bool_or(c.amount > 0), false) as donor,
+                        {r30} as r30, {r90} as r90, {r365} as r365, coalesce(sum({NET}), 0) as rall
+                 from contributions c where c.contact_id = k.id
+             ) a
          )
          select array[o.name, count(*)::text, (count(*) filter (where subscribed))::text,
                       (count(*) filter (where donor))::text,
