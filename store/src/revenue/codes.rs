@@ -153,8 +153,9 @@ pub async fn origin_values(
     conn: &mut PgConnection,
     range: &Range,
 ) -> Result<Vec<OriginValue>, sqlx::Error> {
-    // Each new contact's gifts are read through the contact index (a lateral aggregate): joining all of them
-    // at once made the planner hash the 3,000,000 gifts of a large client for a month's 25,000 new contacts.
+    // A short range reads each new contact's gifts through the contact index (a lateral aggregate): joined,
+    // the planner hashed the 3,000,000 gifts of a large client for a month's 25,000 new contacts. A long
+    // range has so many new contacts that one pass over the gifts is cheaper (see PROBE_RANGE_DAYS).
     // A window counts gifts paid in [acquired, acquired + N days]; acquired is the contact's earliest known
     // moment, so a donor imported long after giving is acquired at the first gift, not at the import.
     let within = |days: i32| {
@@ -164,6 +165,24 @@ pub async fn origin_values(
         )
     };
     let (r30, r90, r365) = (within(30), within(90), within(365));
+    let figures = format!(
+        "bool_or(c.amount > 0) as donor, {r30} as r30, {r90} as r90, {r365} as r365,
+         coalesce(sum({NET}), 0) as rall"
+    );
+    let per = if (range.to - range.from).num_days() < crate::revenue::PROBE_RANGE_DAYS {
+        format!(
+            "select k.origin_code_id, k.subscription = 'subscribed' as subscribed, a.*
+             from k cross join lateral (
+                 select {figures} from contributions c where c.contact_id = k.id
+             ) a"
+        )
+    } else {
+        format!(
+            "select k.origin_code_id, k.subscription = 'subscribed' as subscribed, {figures}
+             from k left join contributions c on c.contact_id = k.id
+             group by k.id, k.origin_code_id, k.subscription"
+        )
+    };
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "with k as (
              select n.id, n.origin_code_id, n.subscription,
@@ -173,15 +192,7 @@ pub async fn origin_values(
                         as acquired
              from contacts n
              where n.created >= $1 and n.created < $2 and n.origin_code_id is not null
-         ), per as (
-             select k.origin_code_id, k.subscription = 'subscribed' as subscribed, a.*
-             from k cross join lateral (
-                 select bool_or(c.amount > 0) as donor,
-                        {r30} as r30, {r90} as r90, {r365} as r365,
-                        coalesce(sum({NET}), 0) as rall
-                 from contributions c where c.contact_id = k.id
-             ) a
-         ), codes as (
+         ), per as ({per}), codes as (
              select origin_code_id, count(*) as acquired, count(*) filter (where subscribed) as still_subscribed,
                     count(*) filter (where donor) as donors,
                     sum(r30) as r30, sum(r90) as r90, sum(r365) as r365, sum(rall) as rall
