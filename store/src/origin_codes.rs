@@ -32,9 +32,10 @@ pub async fn search(conn: &mut PgConnection, pattern: &str) -> Result<Vec<Code>,
 /// Every code with its contact count, largest first.
 pub async fn with_counts(conn: &mut PgConnection) -> Result<Vec<CodeCount>, sqlx::Error> {
     sqlx::query_as(
-        "select o.id, o.name, count(c.id) as contact_count, o.created
-         from origin_codes o left join contacts c on c.origin_code_id = o.id
-         group by o.id order by contact_count desc, o.name",
+        // One count per code from the origin-code index (index only): the join grouped every contact.
+        "select o.id, o.name, (select count(*) from contacts c where c.origin_code_id = o.id) as contact_count,
+                o.created
+         from origin_codes o order by contact_count desc, o.name",
     )
     .fetch_all(conn)
     .await

@@ -70,17 +70,20 @@ pub struct Sort {
 
 impl Sort {
     fn sql(self) -> String {
-        let column = match self.column {
-            SortColumn::PaidAt => "c.paid_at",
-            SortColumn::Amount => "c.amount",
-            SortColumn::Refcode => "c.refcode",
-            SortColumn::FundraisingPage => "c.fundraising_page",
-            SortColumn::Email => "c.email",
+        // paid_at and amount are never null: a nulls clause there would only stop the planner from reading the
+        // paid_at index backwards for the default sort (it then sorted a month of gifts for one page).
+        let (column, nullable) = match self.column {
+            SortColumn::PaidAt => ("c.paid_at", false),
+            SortColumn::Amount => ("c.amount", false),
+            SortColumn::Refcode => ("c.refcode", true),
+            SortColumn::FundraisingPage => ("c.fundraising_page", true),
+            SortColumn::Email => ("c.email", true),
         };
-        if self.descending {
-            format!("{column} desc nulls last, c.id desc")
-        } else {
-            format!("{column} asc nulls first, c.id asc")
+        match (self.descending, nullable) {
+            (true, true) => format!("{column} desc nulls last, c.id desc"),
+            (true, false) => format!("{column} desc, c.id desc"),
+            (false, true) => format!("{column} asc nulls first, c.id asc"),
+            (false, false) => format!("{column} asc, c.id asc"),
         }
     }
 }

@@ -222,4 +222,13 @@ async fn issue_27_origin_code_windows_start_at_a_contacts_earliest_known_moment(
             &json!("78.33")
         )
     );
+    // A range of 92 days or more joins the gifts in one pass instead of reading them contact by contact; the
+    // same three contacts must come out the same.
+    let long = app
+        .get_json(
+            "/api/external-origin-code/value?from=2025-06-01&to=2026-12-31",
+            &session,
+        )
+        .await;
+    assert_eq!(long["items"], value["items"]);
 }
