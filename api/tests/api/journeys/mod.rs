@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 mod definitions;
 mod engine;
+mod regular_cap;
 mod timing;
 
 /// A client with a sender, a template, a form and an upload list, an api that honours the movable clock, and a
