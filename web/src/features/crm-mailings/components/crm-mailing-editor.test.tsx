@@ -193,7 +193,7 @@ describe('CrmMailingEditor', () => {
     serve();
     renderEditor('/crm-mailing-add');
     await fillSetup();
-    const cap = screen.getByRole('switch', { name: 'Respect the frequency cap' });
+    const cap = screen.getByLabelText('Respect the frequency cap');
     expect(cap).toBeChecked();
     await userEvent.click(cap);
     await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
