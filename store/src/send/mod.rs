@@ -68,7 +68,10 @@ pub async fn recipients_written(
 /// Writes the recipient rows: the mailing's audience (its list or segment, minus its suppressions) with each
 /// one's variant, minus those the programme's frequency cap holds back (unless the mailing ignores the cap),
 /// who are recorded in `mailing_held_back`. Answers how many were held back.
-pub async fn write_recipients(conn: &mut PgConnection, mailing_id: i64) -> Result<u64, sqlx::Error> {
+pub async fn write_recipients(
+    conn: &mut PgConnection,
+    mailing_id: i64,
+) -> Result<u64, sqlx::Error> {
     // The journeys' clock: in tests it may be moved, and the cap must count the same day as the engine does.
     let at = crate::journeys::clock::now(&mut *conn).await?;
     let held: i64 = sqlx::query_scalar(

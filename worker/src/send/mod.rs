@@ -127,7 +127,11 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     if !written {
         let held_back = send::write_recipients(&mut tx, mailing_id).await?;
         if held_back > 0 {
-            tracing::info!(mailing_id, held_back, "recipients held back by the frequency cap");
+            tracing::info!(
+                mailing_id,
+                held_back,
+                "recipients held back by the frequency cap"
+            );
         }
     }
     // Messages an earlier attempt handed to the server without living to record it are sent: not again.

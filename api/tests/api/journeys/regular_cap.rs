@@ -68,10 +68,16 @@ async fn a_regular_mailing_leaves_out_who_reached_the_cap_today_unless_it_ignore
         .app
         .get_json(&format!("/api/crm-mailing/{id}/stats"), &f.session)
         .await;
-    assert_eq!((stats["recipients"].as_i64(), stats["heldBack"].as_i64()), (Some(1), Some(1)), "{stats}");
     assert_eq!(
-        f.scalar(&format!("select contact_id from mailing_held_back where mailing_id = {id}"))
-            .await,
+        (stats["recipients"].as_i64(), stats["heldBack"].as_i64()),
+        (Some(1), Some(1)),
+        "{stats}"
+    );
+    assert_eq!(
+        f.scalar(&format!(
+            "select contact_id from mailing_held_back where mailing_id = {id}"
+        ))
+        .await,
         ann
     );
     assert_eq!(
@@ -84,7 +90,11 @@ async fn a_regular_mailing_leaves_out_who_reached_the_cap_today_unless_it_ignore
 
     // An urgent mailing ignores the cap: both get it, though each already had the day's e-mail.
     let urgent = f.mail_list(members, "Urgent", Some(false)).await;
-    assert_eq!((urgent["recipCount"].as_i64(), urgent["heldBack"].as_i64()), (Some(2), Some(0)), "{urgent}");
+    assert_eq!(
+        (urgent["recipCount"].as_i64(), urgent["heldBack"].as_i64()),
+        (Some(2), Some(0)),
+        "{urgent}"
+    );
     assert_eq!(
         f.delivered(4).await,
         vec![
@@ -96,7 +106,11 @@ async fn a_regular_mailing_leaves_out_who_reached_the_cap_today_unless_it_ignore
     );
     // The urgent mailing still counts: both have had two e-mails today, so the next capped mailing reaches nobody.
     let july = f.mail_list(members, "July appeal", Some(true)).await;
-    assert_eq!((july["recipCount"].as_i64(), july["heldBack"].as_i64()), (Some(0), Some(2)), "{july}");
+    assert_eq!(
+        (july["recipCount"].as_i64(), july["heldBack"].as_i64()),
+        (Some(0), Some(2)),
+        "{july}"
+    );
     let july = july["id"].as_i64().unwrap();
     assert_eq!(
         f.scalar(&format!(
