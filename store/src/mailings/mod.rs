@@ -200,13 +200,15 @@ pub struct Fields<'a> {
     pub is_draft: Option<bool>,
     pub segment_id: Option<i64>,
     pub preview_text: &'a str,
+    /// Leave out those who reached the programme's frequency cap (off for an urgent mailing).
+    pub respect_cap: bool,
 }
 
 pub async fn insert(conn: &mut PgConnection, fields: &Fields<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "insert into mailings (name, subject_line, sender_id, send_time, list_id, body_html, is_draft,
-                               segment_id, preview_text)
-         values ($1, $2, $3, $4, $5, $6, coalesce($7, true), $8, $9) returning id",
+                               segment_id, preview_text, respect_cap)
+         values ($1, $2, $3, $4, $5, $6, coalesce($7, true), $8, $9, $10) returning id",
     )
     .bind(fields.name)
     .bind(fields.subject_line)
@@ -217,6 +219,7 @@ pub async fn insert(conn: &mut PgConnection, fields: &Fields<'_>) -> Result<i64,
     .bind(fields.is_draft)
     .bind(fields.segment_id)
     .bind(fields.preview_text)
+    .bind(fields.respect_cap)
     .fetch_one(conn)
     .await
 }
@@ -230,7 +233,7 @@ pub async fn update_unsent(
     let changed = sqlx::query(
         "update mailings set name = $2, subject_line = $3, sender_id = $4, send_time = $5, list_id = $6,
                 body_html = $7, is_draft = coalesce($8, is_draft), segment_id = $9, preview_text = $10,
-                updated = now()
+                respect_cap = $11, updated = now()
          where id = $1 and send_attempt is null",
     )
     .bind(id)
@@ -243,6 +246,7 @@ pub async fn update_unsent(
     .bind(fields.is_draft)
     .bind(fields.segment_id)
     .bind(fields.preview_text)
+    .bind(fields.respect_cap)
     .execute(conn)
     .await?;
     Ok(changed.rows_affected() > 0)

@@ -34,6 +34,10 @@ pub struct MailingRow {
     pub segment_name: Option<String>,
     pub preview_text: String,
     pub variant_seed: i64,
+    /// Whether the send leaves out those who reached the programme's frequency cap.
+    pub respect_cap: bool,
+    /// Audience members the frequency cap left out when the send chose its recipients.
+    pub held_back: i64,
 }
 
 macro_rules! mailing_select {
@@ -48,7 +52,8 @@ macro_rules! mailing_select {
                 f.delivered, f.revenue::text as revenue, f.gifts, rv.donors,
                 (case when f.delivered > 0 then f.gifts::float8 / f.delivered else 0 end) as response_rate,
                 f.rpm::text as rpm,
-                m.segment_id, g.name as segment_name, m.preview_text, m.variant_seed
+                m.segment_id, g.name as segment_name, m.preview_text, m.variant_seed, m.respect_cap,
+                (select count(*) from mailing_held_back h where h.mailing_id = m.id) as held_back
          from mailings m left join senders s on s.id = m.sender_id left join crm_lists l on l.id = m.list_id
          left join segments g on g.id = m.segment_id
          -- Delivered, gifts, revenue and RPM by the one definition (docs/metrics.md).
@@ -94,9 +99,10 @@ pub struct MailingStats {
     pub unique_clicks: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
+    pub held_back: i64,
 }
 
-/// A mailing's recipients, deliveries, failures, opens, clicks and unsubscribes.
+/// A mailing's recipients, deliveries, failures, opens, clicks, unsubscribes and those the frequency cap held back.
 pub async fn stats(conn: &mut PgConnection, id: i64) -> Result<MailingStats, sqlx::Error> {
     sqlx::query_as(
         "select
@@ -111,7 +117,8 @@ pub async fn stats(conn: &mut PgConnection, id: i64) -> Result<MailingStats, sql
              (select count(distinct contact_id) from mailing_events
                where mailing_id = $1 and kind = 'click' and not machine) as unique_clicks,
              (select count(*) from mailing_events where mailing_id = $1 and kind = 'click' and not machine) as clicks,
-             (select count(*) from mailing_events where mailing_id = $1 and kind = 'unsubscribe') as unsubscribes",
+             (select count(*) from mailing_events where mailing_id = $1 and kind = 'unsubscribe') as unsubscribes,
+             (select count(*) from mailing_held_back where mailing_id = $1) as held_back",
     )
     .bind(id)
     .fetch_one(conn)

@@ -66,23 +66,40 @@ pub async fn recipients_written(
 }
 
 /// Writes the recipient rows: the mailing's audience (its list or segment, minus its suppressions) with each
-/// one's variant.
-pub async fn write_recipients(conn: &mut PgConnection, mailing_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
+/// one's variant, minus those the programme's frequency cap holds back (unless the mailing ignores the cap),
+/// who are recorded in `mailing_held_back`. Answers how many were held back.
+pub async fn write_recipients(
+    conn: &mut PgConnection,
+    mailing_id: i64,
+) -> Result<u64, sqlx::Error> {
+    // The journeys' clock: in tests it may be moved, and the cap must count the same day as the engine does.
+    let at = crate::journeys::clock::now(&mut *conn).await?;
+    let held: i64 = sqlx::query_scalar(
+        "with held as (
+             insert into mailing_held_back (mailing_id, contact_id)
+             select $1, contact_id from mailing_capped($1, $2)
+             on conflict do nothing
+             returning contact_id
+         ),
+         written as (
+             insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
              select $1, c.id, c.email, c.first_name, a.variant,
                     coalesce((select m.segment_id from mailings m where m.id = $1), 0)
-             from mailing_audience_split($1) a join contacts c on c.id = a.contact_id",
+             from mailing_audience_split($1) a join contacts c on c.id = a.contact_id
+             where not exists (select 1 from held h where h.contact_id = a.contact_id)
+         )
+         select count(*) from held",
     )
     .bind(mailing_id)
-    .execute(&mut *conn)
+    .bind(at)
+    .fetch_one(&mut *conn)
     .await?;
     // The rows just written change the table's size by orders of magnitude: fresh statistics keep the batch
     // reads and the recorder's updates on the primary key instead of scanning the table each time.
     sqlx::query("analyze mailing_recipients")
         .execute(&mut *conn)
         .await?;
-    Ok(())
+    Ok(u64::try_from(held).unwrap_or(0))
 }
 
 /// The mailing is being sent: its delivery shows so, without an earlier pause's message.

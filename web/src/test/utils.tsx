@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render, waitFor, type RenderOptions } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, MemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { expect } from 'vitest';
 import { Snackbar } from '@/components/snackbar';
 import { createQueryClient } from '@/lib/query-client';
@@ -39,6 +39,24 @@ export function renderWithProviders(
     </QueryClientProvider>
   );
   return { queryClient, ...render(ui, { wrapper: Wrapper, ...options }) };
+}
+
+/** Like renderWithProviders, inside a data router: for screens that block navigation (useBlocker) or use loaders. */
+export function renderWithDataRouter(
+  routes: RouteObject[],
+  { route = '/', queryClient = testQueryClient() }: { route?: string; queryClient?: QueryClient } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries: [route] });
+  return {
+    queryClient,
+    router,
+    ...render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <Snackbar />
+      </QueryClientProvider>,
+    ),
+  };
 }
 
 /**

@@ -121,10 +121,18 @@ pub async fn run(ctx: &JobContext<'_>, mailing_id: i64) -> Result<JobResult, Job
     let mailing = Arc::new(variants);
     let attempt = send::send_attempt(&mut tx, mailing_id).await?;
     // Recipients: the mailing's audience (its list or segment, minus its suppressions) with each one's variant,
-    // written once, by the first attempt (an attempt that died before committing wrote nothing).
+    // minus those the frequency cap holds back, written once, by the first attempt (an attempt that died before
+    // committing wrote nothing): a resumed send does not count the cap again.
     let written = send::recipients_written(&mut tx, mailing_id).await?;
     if !written {
-        send::write_recipients(&mut tx, mailing_id).await?;
+        let held_back = send::write_recipients(&mut tx, mailing_id).await?;
+        if held_back > 0 {
+            tracing::info!(
+                mailing_id,
+                held_back,
+                "recipients held back by the frequency cap"
+            );
+        }
     }
     // Messages an earlier attempt handed to the server without living to record it are sent: not again.
     let (journal, handed_over) = Journal::open(

@@ -66,6 +66,13 @@ pub struct Mailing {
     /// The seed the audience is split among the variants with.
     #[oai(rename = "variantSeed")]
     pub variant_seed: i64,
+    /// Whether the send leaves out those who already had the programme's frequency cap of e-mails that day or
+    /// week (`GET /api/journeys/limits`).
+    #[oai(rename = "respectCap")]
+    pub respect_cap: bool,
+    /// Audience members the frequency cap left out when the send chose its recipients.
+    #[oai(rename = "heldBack")]
+    pub held_back: i64,
     /// Lists and segments whose members are left out.
     pub suppressions: Vec<Suppression>,
     /// Variants B, C … (A is the mailing itself).
@@ -122,6 +129,10 @@ pub struct MailingInput {
     /// Variants B, C … in order; none when absent.
     #[oai(nullable, validator(max_items = 25))]
     pub variants: Option<Vec<VariantInput>>,
+    /// Leave out those who already had the programme's frequency cap of e-mails that day or week; true when
+    /// absent. False for an urgent mailing that must reach everyone.
+    #[oai(nullable, rename = "respectCap")]
+    pub respect_cap: Option<bool>,
 }
 
 /// What happened to a sent mailing.
@@ -144,6 +155,9 @@ pub struct MailingStats {
     pub unique_clicks: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
+    /// Left out by the programme's frequency cap: they already had their e-mails for the day or week.
+    #[oai(rename = "heldBack")]
+    pub held_back: i64,
 }
 
 /// A mailing's fields for a test send: everything but `isDraft`.

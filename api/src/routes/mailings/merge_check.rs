@@ -114,6 +114,7 @@ pub(super) async fn check(
         is_draft: id.is_none().then_some(true),
         segment_id: audience.segment_id,
         preview_text: &preview,
+        respect_cap: input.respect_cap.unwrap_or(true),
     };
     let id = match id {
         Some(id) => {

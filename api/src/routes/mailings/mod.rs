@@ -144,6 +144,7 @@ impl MailingsApi {
                     is_draft: Some(input.0.is_draft),
                     segment_id: audience.segment_id,
                     preview_text: &preview,
+                    respect_cap: input.0.respect_cap.unwrap_or(true),
                 };
                 let id = store::mailings::insert(tx, &fields).await?;
                 audience::save(tx, id, &audience).await?;
@@ -203,6 +204,7 @@ impl MailingsApi {
                     is_draft: Some(input.0.is_draft),
                     segment_id: audience.segment_id,
                     preview_text: &preview,
+                    respect_cap: input.0.respect_cap.unwrap_or(true),
                 };
                 let changed = store::mailings::update_unsent(tx, id.0, &fields).await?;
                 if !changed {

@@ -34,6 +34,8 @@ impl From<MailingRow> for Mailing {
             segment_name: m.segment_name,
             preview_text: m.preview_text,
             variant_seed: m.variant_seed,
+            respect_cap: m.respect_cap,
+            held_back: m.held_back,
             suppressions: Vec::new(),
             variants: Vec::new(),
         }
@@ -72,5 +74,6 @@ pub(super) async fn mailing_stats(tx: &mut TenantTx, id: i64) -> Result<MailingS
         unique_clicks: s.unique_clicks,
         clicks: s.clicks,
         unsubscribes: s.unsubscribes,
+        held_back: s.held_back,
     })
 }

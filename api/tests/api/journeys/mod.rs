@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 mod definitions;
 mod engine;
+mod regular_cap;
 mod timing;
 mod triggers;
 

@@ -174,7 +174,7 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     assert_eq!(
         stats,
         json!({ "recipients": 3, "delivered": 3, "failed": 0, "bounced": 0, "uniqueOpens": 1, "machineOpens": 0,
-                "uniqueClicks": 1, "clicks": 1, "unsubscribes": 1 })
+                "uniqueClicks": 1, "clicks": 1, "unsubscribes": 1, "heldBack": 0 })
     );
     let page = browser
         .get(&unsubscribe)

@@ -270,7 +270,7 @@ async fn issue_27_item_15_the_test_copy_is_built_as_the_real_one_and_its_clicks_
     assert_eq!(
         stats,
         json!({ "recipients": 0, "delivered": 0, "failed": 0, "bounced": 0, "uniqueOpens": 0, "machineOpens": 0,
-                "uniqueClicks": 0, "clicks": 0, "unsubscribes": 0 })
+                "uniqueClicks": 0, "clicks": 0, "unsubscribes": 0, "heldBack": 0 })
     );
     let mut tx = app.tenancy.begin(&client).await.unwrap();
     let events: i64 = sqlx::query_scalar("select count(*) from mailing_events")

@@ -61,6 +61,13 @@ export interface Mailing {
   previewText: string;
   /** The seed the audience is split among the variants with. */
   variantSeed: number;
+  /**
+     * Whether the send leaves out those who already had the programme's frequency cap of e-mails that day or
+     * week (`GET /api/journeys/limits`).
+     */
+  respectCap: boolean;
+  /** Audience members the frequency cap left out when the send chose its recipients. */
+  heldBack: number;
   /** Lists and segments whose members are left out. */
   suppressions: Suppression[];
   /** Variants B, C … (A is the mailing itself). */

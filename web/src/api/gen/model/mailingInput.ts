@@ -52,4 +52,10 @@ export interface MailingInput {
      * @nullable
      */
   variants?: VariantInput[] | null;
+  /**
+     * Leave out those who already had the programme's frequency cap of e-mails that day or week; true when
+     * absent. False for an urgent mailing that must reach everyone.
+     * @nullable
+     */
+  respectCap?: boolean | null;
 }

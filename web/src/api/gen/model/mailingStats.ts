@@ -24,4 +24,6 @@ export interface MailingStats {
   uniqueClicks: number;
   clicks: number;
   unsubscribes: number;
+  /** Left out by the programme's frequency cap: they already had their e-mails for the day or week. */
+  heldBack: number;
 }

@@ -6,7 +6,7 @@ import { setClientTimeZone } from '@/lib/time-zone';
 import { sent, sentOnce, settled } from '@/test/msw';
 import { http, HttpResponse } from 'msw';
 import { server } from '@/test/msw';
-import { bodyOf, fillSetup, MAILING, renderEditor, serve, TEMPLATE } from '../testing/mailings-server';
+import { bodyOf, fillSetup, MAILING, renderEditor, serve, STATS, TEMPLATE } from '../testing/mailings-server';
 
 // The editor's tests type into many fields: on a loaded machine they need more than the default 5 s.
 vi.setConfig({ testTimeout: 30_000 });
@@ -75,6 +75,7 @@ describe('CrmMailingEditor', () => {
       variants: [],
       bodyHtml: TEMPLATE.bodyHtml,
       isDraft: true,
+      respectCap: true,
     });
   });
 
@@ -186,6 +187,33 @@ describe('CrmMailingEditor', () => {
     expect(within(links).getByText('https://example.org/give')).toBeInTheDocument();
     expect(within(links).getByText('12')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Opens and clicks, first 48 hours' })).toBeInTheDocument();
+  });
+
+  it('issue 31: the frequency cap is respected by default; an urgent mailing turns it off', async () => {
+    serve();
+    renderEditor('/crm-mailing-add');
+    await fillSetup();
+    const cap = screen.getByLabelText('Respect the frequency cap');
+    expect(cap).toBeChecked();
+    await userEvent.click(cap);
+    await userEvent.click(screen.getByRole('tab', { name: 'Confirm' }));
+    expect(screen.getByText('Ignored: everyone in the audience gets it')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save Draft' }));
+    expect(await screen.findByText('Draft saved')).toBeInTheDocument();
+    expect(await bodyOf('POST')).toMatchObject({ respectCap: false });
+  });
+
+  it('issue 31: a sent mailing says how many the frequency cap held back', async () => {
+    serve(
+      { ...MAILING, isDraft: false, sendAttempt: '2026-06-01T09:30:05Z', recipCount: 1231, delivery: 'done', heldBack: 3 },
+      { ...STATS, heldBack: 3 },
+    );
+    renderEditor('/crm-mailing-detail/7');
+    expect(await screen.findByRole('definition', { name: 'Held back' })).toHaveTextContent('3');
+    expect(
+      screen.getByText('3 held back by the frequency cap: they already had their e-mails for the day or week.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Respected')).toBeInTheDocument();
   });
 
   it('issue 27 item 14: Confirm warns how many recipients will see a merge tag blank, then confirms anyway', async () => {

@@ -164,6 +164,7 @@ function MailingEditorFields({ mailing }: { mailing: Mailing | null }) {
                   [audienceKind === 'list' ? 'List' : 'Segment', listName || '—'],
                   ['Left out', suppressedNames || '—'],
                   ['Variants', variants.length > 0 ? `A to ${String.fromCharCode(65 + variants.length)}` : 'A only'],
+                  ['Frequency cap', draft.respectCap ? 'Respected' : 'Ignored: everyone in the audience gets it'],
                 ]}
               />
             </Card.Body>

@@ -174,6 +174,18 @@ export function MailingSetupFields({
         </Form.Select>
         <Form.Text muted>Members of these are not mailed, even when they are in the audience.</Form.Text>
       </Form.Group>
+      <Form.Group className="mb-3" controlId="crm-mailing-respect-cap">
+        <Form.Check
+          type="switch"
+          label="Respect the frequency cap"
+          checked={draft.respectCap}
+          onChange={(e) => draft.setRespectCap(e.target.checked)}
+        />
+        <Form.Text muted>
+          Leaves out anyone who already had their e-mails for the day or week (the cap is set on the{' '}
+          <Link to="/journeys">Journeys</Link> page). Turn it off only for urgent mail.
+        </Form.Text>
+      </Form.Group>
       <Form.Group className="mb-3" controlId="crm-mailing-preview-text">
         <Form.Label>Preview text</Form.Label>
         <Form.Control value={draft.previewText} maxLength={300} onChange={(e) => draft.setPreviewText(e.target.value)} />

@@ -79,6 +79,9 @@ export function MailingFigures({ mailing }: { mailing: Mailing }) {
           {formatCount(s.uniqueClicks)}
           <span className="small text-body-secondary"> ({formatCount(s.clicks)} total)</span>
         </Figure>
+        <Figure id={id('held-back')} label="Held back">
+          {formatCount(s.heldBack)}
+        </Figure>
         <Figure id={id('unsubscribes')} label="Unsubscribes">
           {formatCount(s.unsubscribes)}
         </Figure>
@@ -87,6 +90,11 @@ export function MailingFigures({ mailing }: { mailing: Mailing }) {
         </Figure>
         {hasMoney(mailing) && <MailingRevenueFigures mailing={mailing} id={id} />}
       </dl>
+      {s.heldBack > 0 && (
+        <p className="small mb-1">
+          {formatCount(s.heldBack)} held back by the frequency cap: they already had their e-mails for the day or week.
+        </p>
+      )}
       <div className="small text-body-secondary">
         Unique opens and clicks count people once; opens by privacy proxies and link scanners are shown apart as machine
         opens.
@@ -147,6 +155,7 @@ export function MailingReadOnly({ mailing, onDelete, busy }: { mailing: Mailing;
               ['Name', mailing.name || '—'],
               ['Send time', mailing.sendTime ? formatDateTime(mailing.sendTime) : '—'],
               ['List', mailing.listName ?? '—'],
+              ['Frequency cap', mailing.respectCap ? 'Respected' : 'Ignored'],
               ['Delivery', delivery || '—'],
             ]}
           />

@@ -23,6 +23,7 @@ export function useMailingDraft(mailing: Mailing | null) {
   const [previewText, setPreviewText] = useState(mailing?.previewText ?? '');
   const [variants, setVariants] = useState<VariantInput[]>(variantsOf(mailing));
   const [bodyHtml, setBodyHtml] = useState(mailing?.bodyHtml ?? '');
+  const [respectCap, setRespectCap] = useState(mailing?.respectCap ?? true);
 
   const sendTimeIso = fromDateTimeLocal(sendTime);
   const missing = {
@@ -47,6 +48,7 @@ export function useMailingDraft(mailing: Mailing | null) {
     variants,
     bodyHtml,
     isDraft,
+    respectCap,
   });
 
   return {
@@ -72,6 +74,8 @@ export function useMailingDraft(mailing: Mailing | null) {
     setVariants,
     bodyHtml,
     setBodyHtml,
+    respectCap,
+    setRespectCap,
     sendTimeIso,
     missing,
     setupValid,

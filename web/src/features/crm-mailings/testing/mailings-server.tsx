@@ -31,6 +31,8 @@ export const MAILING: Mailing = {
   rpm: '0.00',
   previewText: '',
   variantSeed: 1,
+  respectCap: true,
+  heldBack: 0,
   suppressions: [],
   variants: [],
 };
@@ -54,6 +56,7 @@ export const STATS: MailingStats = {
   uniqueClicks: 5,
   clicks: 9,
   unsubscribes: 2,
+  heldBack: 0,
 };
 
 const echo = async (mailing: Mailing, request: Request, status = 200) =>

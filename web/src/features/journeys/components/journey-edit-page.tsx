@@ -7,6 +7,7 @@ import { createJourney, getGetJourneyQueryKey, getListJourneysQueryKey, updateJo
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { Field } from '@/components/form/field';
 import { PageSpinner } from '@/components/page-spinner';
+import { useUnsavedChanges } from '@/components/unsaved-changes';
 import { notifyCrmSuccess } from '@/lib/notifications';
 import { emptyDefinition } from '../definition';
 import { withPositions } from '../layout';
@@ -49,6 +50,9 @@ function JourneyEditor({ id, initialName = '', initialDefinition, newVersion = f
   const queryClient = useQueryClient();
   const [name, setName] = useState(initialName);
   const [definition, setDefinition] = useState<JourneyDefinition>(initialDefinition ?? emptyDefinition());
+  // What was loaded, to tell whether anything would be lost by leaving (moving a box counts: it is saved too).
+  const [loaded] = useState(() => JSON.stringify({ name, definition }));
+  const unsaved = useUnsavedChanges(JSON.stringify({ name, definition }) !== loaded);
   const save = useMutation({
     // The server's refusal names the step; it shows beside the Save button rather than in a passing snackbar.
     meta: { silent: true },
@@ -62,6 +66,7 @@ function JourneyEditor({ id, initialName = '', initialDefinition, newVersion = f
       await queryClient.invalidateQueries({ queryKey: getListJourneysQueryKey() });
       await queryClient.invalidateQueries({ queryKey: getGetJourneyQueryKey(savedId) });
       notifyCrmSuccess('Journey saved');
+      unsaved.allowNext();
       await navigate(`/journeys/${savedId}`);
     },
   });
@@ -99,6 +104,7 @@ function JourneyEditor({ id, initialName = '', initialDefinition, newVersion = f
         error="Enter a name."
       />
       <JourneyBuilder definition={definition} onChange={setDefinition} />
+      {unsaved.dialog}
     </>
   );
 }

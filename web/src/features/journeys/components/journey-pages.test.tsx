@@ -1,12 +1,11 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Route, Routes } from 'react-router';
 import type { JourneyDetail, JourneySummary } from '@/api/gen/model';
 import { clearSnacks } from '@/lib/notifications';
 import { errorReply, sentOnce, server, settled } from '@/test/msw';
-import { renderWithProviders } from '@/test/utils';
+import { renderWithDataRouter, renderWithProviders } from '@/test/utils';
 import { JourneyDetailPage } from './journey-detail-page';
 import { JourneyEditPage } from './journey-edit-page';
 import { JourneysPage } from './journeys-page';
@@ -103,12 +102,9 @@ describe('JourneyEditPage', () => {
       http.put('*/api/journeys/5', () => errorReply('Step "ask2" uses template 4, which does not exist.', 400)),
     );
     const user = userEvent.setup();
-    renderWithProviders(
-      <Routes>
-        <Route path="/journeys/:id/edit" element={<JourneyEditPage id={5} />} />
-      </Routes>,
-      { route: '/journeys/5/edit' },
-    );
+    renderWithDataRouter([{ path: '/journeys/:id/edit', element: <JourneyEditPage id={5} /> }], {
+      route: '/journeys/5/edit',
+    });
     expect(await screen.findByText(/Saving makes version 3/)).toBeInTheDocument();
     expect(screen.getByTestId('step-ask2')).toHaveTextContent('Second ask');
     await user.click(screen.getByRole('button', { name: 'Save journey' }));
@@ -118,6 +114,54 @@ describe('JourneyEditPage', () => {
     await settled();
     // The definition goes back as it came (the builder keeps what it does not change).
     expect(sentOnce('PUT', '/api/journeys/5').body).toEqual({ name: 'Welcome series', definition: DEFINITION });
+  });
+});
+
+describe('JourneyEditPage: unsaved changes (issue 31)', () => {
+  const routes = [
+    { path: '/journeys/new', element: <JourneyEditPage /> },
+    { path: '/journeys', element: <p>All journeys</p> },
+    { path: '/journeys/:id', element: <p>The saved journey</p> },
+  ];
+  const unloadPrevented = () => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+
+  it('asks before a link leaves unsaved edits, and the browser asks before the tab closes', async () => {
+    answerPickers();
+    const user = userEvent.setup();
+    renderWithDataRouter(routes, { route: '/journeys/new' });
+    expect(unloadPrevented()).toBe(false);
+    await user.type(screen.getByLabelText('Journey name'), 'Welcome');
+    expect(unloadPrevented()).toBe(true);
+
+    await user.click(screen.getByRole('link', { name: 'Journeys' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByLabelText('Journey name')).toHaveValue('Welcome');
+
+    await user.click(screen.getByRole('link', { name: 'Journeys' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }));
+    expect(await screen.findByText('All journeys')).toBeInTheDocument();
+    expect(unloadPrevented()).toBe(false);
+  });
+
+  it('leaves without asking when nothing changed, and after a save', async () => {
+    answerPickers();
+    server.use(http.post('*/api/journeys', () => HttpResponse.json({ id: 9 }, { status: 201 })));
+    const user = userEvent.setup();
+    const { router } = renderWithDataRouter(routes, { route: '/journeys/new' });
+    await user.click(screen.getByRole('link', { name: 'Journeys' }));
+    expect(await screen.findByText('All journeys')).toBeInTheDocument();
+
+    await act(() => router.navigate('/journeys/new'));
+    await user.type(await screen.findByLabelText('Journey name'), 'Welcome');
+    await user.click(screen.getByRole('button', { name: 'Save journey' }));
+    expect(await screen.findByText('The saved journey')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
 
