@@ -228,9 +228,7 @@ async fn one_batch_applies_every_rule_as_its_events_one_by_one_would() {
          select (select max(id) from mailings), id, email, 'sent', now() - interval '1 hour' from contacts",
     )
     .await;
-    let mailing = app
-        .scalar_in(&client, "select max(id) from mailings")
-        .await;
+    let mailing = app.scalar_in(&client, "select max(id) from mailings").await;
     // One soft bounce stored before: with two in the batch, three within the window.
     record(
         &app,
@@ -253,8 +251,20 @@ async fn one_batch_applies_every_rule_as_its_events_one_by_one_would() {
     };
     let soft = |id: &str, email: &str| event(Source::Ses, id, Kind::SoftBounce, email, 0);
     let batch = vec![
-        event(Source::Dsn, "b-both-dsn", Kind::HardBounce, "both@example.org", 0),
-        event(Source::Arf, "b-both-arf", Kind::Complained, "both@example.org", 0),
+        event(
+            Source::Dsn,
+            "b-both-dsn",
+            Kind::HardBounce,
+            "both@example.org",
+            0,
+        ),
+        event(
+            Source::Arf,
+            "b-both-arf",
+            Kind::Complained,
+            "both@example.org",
+            0,
+        ),
         hard.clone(),
         hard,
         soft("b-s3-1", "soft3@example.org"),
@@ -298,7 +308,11 @@ async fn one_batch_applies_every_rule_as_its_events_one_by_one_would() {
         ("soft2@example.org", "subscribed"),
         ("softold@example.org", "subscribed"),
     ] {
-        assert_eq!(subscription(&app, &client, email).await, expected, "{email}");
+        assert_eq!(
+            subscription(&app, &client, email).await,
+            expected,
+            "{email}"
+        );
     }
     // Only the copy whose event names the mailing is marked bounced.
     let bounced_rows = app
