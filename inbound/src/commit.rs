@@ -3,6 +3,7 @@
 //! round. Under load, many messages share one commit's wait for the disk; alone, a message waits for nothing.
 
 use crate::ingest::ingest_many;
+use crate::report::Report;
 use mail::verp::BounceToken;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,6 +24,8 @@ pub enum Outcome {
 struct Job {
     token: BounceToken,
     raw: Arc<[u8]>,
+    /// Read by the session that received it, so the round's transaction waits for no parsing.
+    report: Arc<Report>,
     done: oneshot::Sender<Outcome>,
 }
 
@@ -62,10 +65,16 @@ impl Committer {
         Self { jobs }
     }
 
-    /// Stores `raw` for `token`'s client; answers once it is committed (or not).
-    pub async fn submit(&self, token: BounceToken, raw: Arc<[u8]>) -> Outcome {
+    /// Stores `raw` (read as `report`) for `token`'s client; answers once it is committed (or not).
+    pub async fn submit(&self, token: BounceToken, raw: Arc<[u8]>, report: Arc<Report>) -> Outcome {
         let (done, answer) = oneshot::channel();
-        if self.jobs.send(Job { token, raw, done }).await.is_err() {
+        let job = Job {
+            token,
+            raw,
+            report,
+            done,
+        };
+        if self.jobs.send(job).await.is_err() {
             return Outcome::Failed;
         }
         answer.await.unwrap_or(Outcome::Failed)
@@ -78,14 +87,17 @@ async fn commit_round(tenancy: &tenancy::Tenancy, round: Vec<Job>) {
         by_client.entry(job.token.client_id).or_default().push(job);
     }
     for (client_id, jobs) in by_client {
-        let messages: Vec<(BounceToken, &[u8])> =
-            jobs.iter().map(|j| (j.token, &j.raw[..])).collect();
+        let messages: Vec<(BounceToken, &[u8], &Report)> = jobs
+            .iter()
+            .map(|j| (j.token, &j.raw[..], &*j.report))
+            .collect();
         let outcome = commit(tenancy, client_id, &messages).await;
         if outcome == Outcome::Failed && jobs.len() > 1 {
             // One message the database refuses must not keep the others of its round from being stored: each
             // goes again on its own.
             for job in jobs {
-                let outcome = commit(tenancy, client_id, &[(job.token, &job.raw[..])]).await;
+                let message = (job.token, &job.raw[..], &*job.report);
+                let outcome = commit(tenancy, client_id, &[message]).await;
                 let _ = job.done.send(outcome);
             }
             continue;
@@ -99,7 +111,7 @@ async fn commit_round(tenancy: &tenancy::Tenancy, round: Vec<Job>) {
 async fn commit(
     tenancy: &tenancy::Tenancy,
     client_id: i64,
-    messages: &[(BounceToken, &[u8])],
+    messages: &[(BounceToken, &[u8], &Report)],
 ) -> Outcome {
     match ingest_many(tenancy, client_id, messages).await {
         Ok(Some(recorded)) => {

@@ -14,28 +14,33 @@ pub async fn ingest(
     token: BounceToken,
     raw: &[u8],
 ) -> Result<Option<Recorded>, InboundError> {
-    ingest_many(tenancy, token.client_id, &[(token, raw)]).await
+    let report = report::read(raw);
+    ingest_many(tenancy, token.client_id, &[(token, raw, &report)]).await
 }
 
-/// [`ingest`] for several messages to one client's bounce addresses, in one transaction (group commit): the
-/// evidence of each first, then all their events in one [`deliverability::record`].
+/// [`ingest`] for several messages to one client's bounce addresses, already read, in one transaction (group
+/// commit): the evidence of all of them in one statement, then all their events in one [`deliverability::record`].
 pub async fn ingest_many(
     tenancy: &tenancy::Tenancy,
     client_id: i64,
-    messages: &[(BounceToken, &[u8])],
+    messages: &[(BounceToken, &[u8], &Report)],
 ) -> Result<Option<Recorded>, InboundError> {
     let Some(client) = tenancy.enabled_client(client_id).await? else {
         return Ok(None);
     };
+    let bodies: Vec<(Source, &str, &[u8])> = messages
+        .iter()
+        .map(|(_, raw, report)| {
+            let source = report.heard.first().map_or(Source::Dsn, |h| h.source);
+            (source, "message/rfc822", *raw)
+        })
+        .collect();
     let mut tx = tenancy.begin(&client).await?;
+    let evidence = deliverability::store_evidence_many(&mut tx, &bodies).await?;
     let mut all = Vec::with_capacity(messages.len());
-    for (token, raw) in messages {
+    for ((token, raw, report), evidence) in messages.iter().zip(evidence) {
         debug_assert_eq!(token.client_id, client_id);
-        let report = report::read(raw);
-        let source = report.heard.first().map_or(Source::Dsn, |h| h.source);
-        let evidence =
-            deliverability::store_evidence(&mut tx, source, "message/rfc822", raw).await?;
-        all.extend(events(&report, *token, raw, evidence));
+        all.extend(events(report, *token, raw, evidence));
     }
     let recorded = deliverability::record(&mut tx, &all).await?;
     tx.commit().await?;

@@ -358,9 +358,14 @@ async fn data(
 
 /// Stores and records the message for each of its recipients; 250 only once every one is committed.
 async fn deliver(listener: &Listener, tokens: &[BounceToken], raw: Vec<u8>) -> String {
+    let report = std::sync::Arc::new(crate::report::read(&raw));
     let raw: std::sync::Arc<[u8]> = raw.into();
     for token in tokens {
-        if listener.committer.submit(*token, raw.clone()).await == Outcome::Failed {
+        let outcome = listener
+            .committer
+            .submit(*token, raw.clone(), report.clone())
+            .await;
+        if outcome == Outcome::Failed {
             return "451 4.3.0 Not stored, try again later".into();
         }
     }

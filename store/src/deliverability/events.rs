@@ -114,8 +114,40 @@ pub async fn store_evidence(
     .await
 }
 
+/// [`store_evidence`] for many bodies in one statement; their ids, in the order of `bodies`.
+pub async fn store_evidence_many(
+    conn: &mut PgConnection,
+    bodies: &[(Source, &str, &[u8])],
+) -> Result<Vec<i64>, sqlx::Error> {
+    if bodies.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sources: Vec<&str> = bodies.iter().map(|(s, _, _)| s.as_str()).collect();
+    let types: Vec<&str> = bodies.iter().map(|(_, t, _)| *t).collect();
+    let raws: Vec<&[u8]> = bodies.iter().map(|(_, _, b)| *b).collect();
+    // The ids are drawn first, one per body in its place, so which id belongs to which body does not depend on the
+    // order the insert's rows come back in.
+    sqlx::query_scalar(
+        "with e as (
+             select nextval(pg_get_serial_sequence('delivery_evidence', 'id')) as id, e.*
+             from unnest($1::text[], $2::text[], $3::bytea[]) with ordinality e (source, content_type, body, n)),
+         added as (
+             insert into delivery_evidence (id, source, content_type, body) overriding system value
+             select id, source, content_type, body from e)
+         select id from e order by n",
+    )
+    .bind(&sources)
+    .bind(&types)
+    .bind(&raws)
+    .fetch_all(conn)
+    .await
+}
+
 /// Stores `events` (each once: one already stored under the same source and event id is skipped) and applies
-/// the suppression rules to the new ones, in one set of statements whatever the batch's size.
+/// the suppression rules to the new ones. At most three statements whatever the batch's size: one stores the
+/// events and the suppressions, one marks recipient rows bounced, one moves the contacts (their email-list trigger
+/// paid once for the batch). Every look-up is on a btree index: contacts by id or by `contacts_email_key`, the
+/// soft-bounce count on `delivery_events_email_idx`.
 pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Recorded, sqlx::Error> {
     if events.is_empty() {
         return Ok(Recorded::default());
@@ -146,118 +178,137 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
         occurred_at.push(e.occurred_at);
         evidence_id.push(e.evidence_id);
     }
-    // New events go to a temporary table so the rules below see exactly this batch's new rows.
-    sqlx::query(
-        "create temporary table if not exists new_delivery_events
-             (id bigint, kind text, bounce_type text, email text, mailing_id bigint, contact_id bigint)
-             on commit delete rows",
-    )
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("truncate new_delivery_events")
+    let (stored, suppressed, leaving, leave_as, copy_mailings, copy_contacts): Outcome =
+        sqlx::query_as(RECORD)
+            .bind(&source)
+            .bind(&source_event_id)
+            .bind(&kind)
+            .bind(&bounce_type)
+            .bind(&status_code)
+            .bind(&diagnostic)
+            .bind(&email)
+            .bind(&mailing_id)
+            .bind(&contact_id)
+            .bind(&occurred_at)
+            .bind(&evidence_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    if !copy_mailings.is_empty() {
+        // A copy that bounced for good after the server took it was never delivered: its recipient row says so,
+        // and every page that counts delivered copies (the mailing, Performance, E-mail Analytics, the rates) reads
+        // that row (docs/metrics.md "Delivered"). Run only when there is one: the table's statement triggers cost
+        // about 2 ms even for no row.
+        sqlx::query(
+            "update mailing_recipients r set status = 'bounced'
+             from unnest($1::bigint[], $2::bigint[]) n (mailing_id, contact_id)
+             where r.mailing_id = n.mailing_id and r.contact_id = n.contact_id and r.status = 'sent'",
+        )
+        .bind(&copy_mailings)
+        .bind(&copy_contacts)
         .execute(&mut *conn)
         .await?;
-    let stored = sqlx::query(
-        "with input as (
-             select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                  $7::text[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::bigint[])
-                 as i (source, source_event_id, kind, bounce_type, status_code, diagnostic, email, mailing_id,
-                       contact_id, occurred_at, evidence_id)),
-         -- A mailing or contact the source names but this client does not have is left out, not trusted.
-         resolved as (
-             select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic, i.email,
-                    m.id as mailing_id,
-                    coalesce(c.id, (select c2.id from contacts c2 where c2.email = i.email)) as contact_id,
-                    i.occurred_at, i.evidence_id
-             from (select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic,
-                          coalesce(nullif(i.email, ''), c.email) as email, i.mailing_id, i.contact_id,
-                          i.occurred_at, i.evidence_id
-                   from input i left join contacts c on c.id = i.contact_id and i.email = '') i
-             left join mailings m on m.id = i.mailing_id
-             left join contacts c on c.id = i.contact_id and c.email = i.email
-             where i.email is not null),
-         inserted as (
-             insert into delivery_events (source, source_event_id, kind, bounce_type, status_code, diagnostic,
-                                          email, mailing_id, variant, contact_id, occurred_at, evidence_id)
-             select r.source, r.source_event_id, r.kind, r.bounce_type, r.status_code, r.diagnostic, r.email,
-                    r.mailing_id,
-                    (select mr.variant from mailing_recipients mr
-                     where mr.mailing_id = r.mailing_id and mr.contact_id = r.contact_id),
-                    r.contact_id, r.occurred_at, r.evidence_id
-             from resolved r
-             on conflict (source, source_event_id) do nothing
-             returning id, kind, bounce_type, email, mailing_id, contact_id)
-         insert into new_delivery_events select id, kind, bounce_type, email, mailing_id, contact_id from inserted",
-    )
-    .bind(&source)
-    .bind(&source_event_id)
-    .bind(&kind)
-    .bind(&bounce_type)
-    .bind(&status_code)
-    .bind(&diagnostic)
-    .bind(&email)
-    .bind(&mailing_id)
-    .bind(&contact_id)
-    .bind(&occurred_at)
-    .bind(&evidence_id)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    let suppressed = apply_rules(conn).await?;
-    Ok(Recorded { stored, suppressed })
+    }
+    if !leaving.is_empty() {
+        sqlx::query("select contacts_leave($1, $2)")
+            .bind(&leaving)
+            .bind(&leave_as)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(Recorded {
+        stored: u64::try_from(stored).unwrap_or_default(),
+        suppressed: u64::try_from(suppressed).unwrap_or_default(),
+    })
 }
+
+/// What [`RECORD`] returns: events stored, addresses suppressed, the contacts that leave and their new
+/// subscription, the recipient rows (mailing, contact) to mark bounced.
+type Outcome = (i64, i64, Vec<i64>, Vec<String>, Vec<i64>, Vec<i64>);
+
+/// The events in and the suppressions written, in one statement; it returns what the two statements after it
+/// change (the contacts that leave, the recipient rows to mark bounced). Its parts all see the database as it was
+/// before the statement, so the soft-bounce count adds the batch's own soft bounces to those stored before.
+/// The settings are read by scalar subqueries: `app_settings` is never analysed, and joined it is estimated at 160
+/// rows, which inflates every estimate above it (and once over `jit_above_cost`, JIT compiling costs tens of ms).
+const RECORD: &str = "
+with input as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                         $7::text[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::bigint[])
+        as i (source, source_event_id, kind, bounce_type, status_code, diagnostic, email, mailing_id,
+              contact_id, occurred_at, evidence_id)),
+-- A mailing or contact the source names but this client does not have is left out, not trusted.
+resolved as (
+    select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic, i.email,
+           m.id as mailing_id,
+           coalesce(c.id, (select c2.id from contacts c2 where c2.email = i.email)) as contact_id,
+           i.occurred_at, i.evidence_id
+    from (select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic,
+                 coalesce(nullif(i.email, ''), c.email) as email, i.mailing_id, i.contact_id,
+                 i.occurred_at, i.evidence_id
+          from input i left join contacts c on c.id = i.contact_id and i.email = '') i
+    left join mailings m on m.id = i.mailing_id
+    left join contacts c on c.id = i.contact_id and c.email = i.email
+    where i.email is not null),
+inserted as (
+    insert into delivery_events (source, source_event_id, kind, bounce_type, status_code, diagnostic,
+                                 email, mailing_id, variant, contact_id, occurred_at, evidence_id)
+    select r.source, r.source_event_id, r.kind, r.bounce_type, r.status_code, r.diagnostic, r.email,
+           r.mailing_id,
+           (select mr.variant from mailing_recipients mr
+            where mr.mailing_id = r.mailing_id and mr.contact_id = r.contact_id),
+           r.contact_id, r.occurred_at, r.evidence_id
+    from resolved r
+    on conflict (source, source_event_id) do nothing
+    returning id, kind, bounce_type, email, mailing_id, contact_id, occurred_at),
+-- Addresses whose soft bounces within the client's window reach its limit: this batch's and those stored before.
+soft_limit as (
+    select s.email
+    from (select n.email, count(*) filter (
+                     where n.occurred_at > now() - make_interval(days => (select soft_bounce_days from app_settings)))
+                     as in_window
+          from inserted n where n.bounce_type = 'soft' group by n.email) s
+    where s.in_window
+          + (select count(*) from delivery_events e
+             where e.email = s.email and e.kind = 'bounced' and e.bounce_type = 'soft'
+               and e.occurred_at > now() - make_interval(days => (select soft_bounce_days from app_settings)))
+          >= (select soft_bounce_limit from app_settings)),
+candidates as (
+    select distinct on (n.email) n.email, n.id,
+           case when n.kind = 'complained' then 'complaint' when n.bounce_type = 'hard' then 'hard_bounce'
+                else 'soft_bounces' end as reason
+    from inserted n
+    where n.kind = 'complained' or n.bounce_type = 'hard'
+       or (n.bounce_type = 'soft' and n.email in (select email from soft_limit))
+    order by n.email, (n.kind = 'complained') desc, (n.bounce_type = 'hard') desc, n.id),
+suppressed as (
+    insert into suppressions (email, reason, event_id)
+    select email, reason, id from candidates
+    on conflict (email) where lifted_at is null do nothing
+    returning 1),
+-- Recipient rows of copies that bounced for good after the server took them (marked below).
+bounced_copies as (
+    select r.mailing_id, r.contact_id
+    from (select distinct mailing_id, contact_id from inserted
+          where bounce_type = 'hard' and mailing_id is not null and contact_id is not null) n
+    join mailing_recipients r on r.mailing_id = n.mailing_id and r.contact_id = n.contact_id
+    where r.status = 'sent'),
+-- Contacts that leave: a hard bounce marks them bounced, a complaint or an unsubscribe unsubscribes them (that wins
+-- when a batch holds both). By id: an event's contact_id is the contact with its email (resolved above).
+leaving as (
+    select distinct on (n.contact_id) n.contact_id,
+           case when n.kind = 'bounced' then 'bounced' else 'unsubscribed' end as subscription
+    from inserted n
+    where (n.kind in ('complained', 'unsubscribed') or n.bounce_type = 'hard') and n.contact_id is not null
+    order by n.contact_id, (n.kind = 'bounced'))
+select (select count(*) from inserted), (select count(*) from suppressed),
+       coalesce((select array_agg(contact_id order by contact_id) from leaving), '{}'),
+       coalesce((select array_agg(subscription order by contact_id) from leaving), '{}'),
+       coalesce((select array_agg(mailing_id order by mailing_id, contact_id) from bounced_copies), '{}'),
+       coalesce((select array_agg(contact_id order by mailing_id, contact_id) from bounced_copies), '{}')";
 
 fn truncate(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
         Some((at, _)) => &s[..at],
         None => s,
     }
-}
-
-/// The rules, over `new_delivery_events`: suppressions first (a hard bounce or a complaint at once, soft bounces
-/// once the client's limit is reached within its window), then the contacts' subscription.
-async fn apply_rules(conn: &mut PgConnection) -> Result<u64, sqlx::Error> {
-    let suppressed = sqlx::query(
-        "with candidates as (
-             select distinct on (n.email) n.email, n.id,
-                    case when n.kind = 'complained' then 'complaint' when n.bounce_type = 'hard' then 'hard_bounce'
-                         else 'soft_bounces' end as reason
-             from new_delivery_events n, app_settings s
-             where n.kind = 'complained' or n.bounce_type = 'hard'
-                or (n.bounce_type = 'soft'
-                    and (select count(*) from delivery_events e
-                         where e.email = n.email and e.kind = 'bounced' and e.bounce_type = 'soft'
-                           and e.occurred_at > now() - make_interval(days => s.soft_bounce_days))
-                        >= s.soft_bounce_limit)
-             order by n.email, (n.kind = 'complained') desc, (n.bounce_type = 'hard') desc, n.id)
-         insert into suppressions (email, reason, event_id)
-         select email, reason, id from candidates
-         on conflict (email) where lifted_at is null do nothing",
-    )
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    sqlx::query(
-        // By id, not by email: an event's contact_id is the contact with its email (resolved above), and on
-        // email the planner picks the trigram index, about 18 ms a contact (tests/bench/bounces.sh).
-        "update contacts c set subscription = case when n.kind = 'bounced' then 'bounced' else 'unsubscribed' end
-         from (select distinct on (email) email, kind, contact_id from new_delivery_events
-               where (kind in ('complained', 'unsubscribed') or bounce_type = 'hard') and contact_id is not null
-               order by email, (kind = 'bounced')) n
-         where c.id = n.contact_id and c.subscription = 'subscribed'",
-    )
-    .execute(&mut *conn)
-    .await?;
-    // A copy that bounced for good after the server took it was never delivered: its recipient row says so, and
-    // every page that counts delivered copies (the mailing, Performance, E-mail Analytics, the rates) reads that row
-    // (docs/metrics.md "Delivered").
-    sqlx::query(
-        "update mailing_recipients r set status = 'bounced'
-         from (select distinct mailing_id, contact_id from new_delivery_events
-               where bounce_type = 'hard' and mailing_id is not null and contact_id is not null) n
-         where r.mailing_id = n.mailing_id and r.contact_id = n.contact_id and r.status = 'sent'",
-    )
-    .execute(&mut *conn)
-    .await?;
-    Ok(suppressed)
 }

@@ -15,4 +15,4 @@ pub mod suppressions;
 pub mod warmup;
 pub mod webhooks;
 
-pub use events::{record, store_evidence, Kind, NewEvent, Recorded, Source};
+pub use events::{record, store_evidence, store_evidence_many, Kind, NewEvent, Recorded, Source};

@@ -202,3 +202,147 @@ async fn a_suppressed_address_is_never_mailed_by_a_list_or_a_segment_mailing() {
         "{to:?}"
     );
 }
+
+/// The bounce listener and the webhooks record many events at once: one batch must end as the same events one at
+/// a time would (the statements are per batch, not per event).
+#[tokio::test]
+async fn one_batch_applies_every_rule_as_its_events_one_by_one_would() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let mut ids = Vec::new();
+    for email in [
+        "both@example.org",
+        "hard@example.org",
+        "soft3@example.org",
+        "soft2@example.org",
+        "softold@example.org",
+    ] {
+        ids.push(subscribed_contact(&app, &client, email).await);
+    }
+    app.exec_in(
+        &client,
+        "insert into mailings (name, subject_line, is_draft, send_attempt, delivery)
+         values ('Appeal', 'Hello', false, now() - interval '1 hour', 'done');
+         insert into mailing_recipients (mailing_id, contact_id, email, status, sent_at)
+         select (select max(id) from mailings), id, email, 'sent', now() - interval '1 hour' from contacts",
+    )
+    .await;
+    let mailing = app.scalar_in(&client, "select max(id) from mailings").await;
+    // One soft bounce stored before: with two in the batch, three within the window.
+    record(
+        &app,
+        &client,
+        &[event(
+            Source::Ses,
+            "old-1",
+            Kind::SoftBounce,
+            "softold@example.org",
+            2,
+        )],
+    )
+    .await;
+    // As the listener sends it: the token names the mailing and the contact, not the address.
+    let hard = NewEvent {
+        email: String::new(),
+        mailing_id: Some(mailing),
+        contact_id: Some(ids[1]),
+        ..event(Source::Dsn, "b-hard", Kind::HardBounce, "", 0)
+    };
+    let soft = |id: &str, email: &str| event(Source::Ses, id, Kind::SoftBounce, email, 0);
+    let batch = vec![
+        event(
+            Source::Dsn,
+            "b-both-dsn",
+            Kind::HardBounce,
+            "both@example.org",
+            0,
+        ),
+        event(
+            Source::Arf,
+            "b-both-arf",
+            Kind::Complained,
+            "both@example.org",
+            0,
+        ),
+        hard.clone(),
+        hard,
+        soft("b-s3-1", "soft3@example.org"),
+        soft("b-s3-2", "soft3@example.org"),
+        soft("b-s3-3", "soft3@example.org"),
+        soft("b-s2-1", "soft2@example.org"),
+        soft("b-s2-2", "soft2@example.org"),
+        soft("b-so-1", "softold@example.org"),
+        soft("b-so-2", "softold@example.org"),
+    ];
+    let recorded = record(&app, &client, &batch).await;
+    // The hard bounce given twice is stored once; soft2 has two soft bounces, under the limit of three.
+    assert_eq!((recorded.stored, recorded.suppressed), (10, 4));
+    let reasons: Vec<(String, String)> = {
+        let mut tx = app.tenancy.begin(&client).await.unwrap();
+        let rows = sqlx::query_as(
+            "select email, reason from suppressions where lifted_at is null order by email",
+        )
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        rows
+    };
+    let expected = [
+        ("both@example.org", "complaint"),
+        ("hard@example.org", "hard_bounce"),
+        ("soft3@example.org", "soft_bounces"),
+        ("softold@example.org", "soft_bounces"),
+    ];
+    assert_eq!(
+        reasons,
+        expected.map(|(e, r)| (e.to_owned(), r.to_owned())).to_vec()
+    );
+    assert_eq!(suppressed(&app, &session, "hard").await[0]["source"], "dsn");
+    // A complaint in the same batch as a hard bounce unsubscribes; a soft bounce changes no contact.
+    for (email, expected) in [
+        ("both@example.org", "unsubscribed"),
+        ("hard@example.org", "bounced"),
+        ("soft3@example.org", "subscribed"),
+        ("soft2@example.org", "subscribed"),
+        ("softold@example.org", "subscribed"),
+    ] {
+        assert_eq!(
+            subscription(&app, &client, email).await,
+            expected,
+            "{email}"
+        );
+    }
+    // Only the copy whose event names the mailing is marked bounced.
+    let bounced_rows = app
+        .scalar_in(
+            &client,
+            "select count(*) from mailing_recipients where status = 'bounced'",
+        )
+        .await;
+    assert_eq!(bounced_rows, 1);
+    let row_contact = app
+        .scalar_in(
+            &client,
+            "select contact_id from mailing_recipients where status = 'bounced'",
+        )
+        .await;
+    assert_eq!(row_contact, ids[1]);
+    // E-mail Analytics' list figures moved with the contacts (the batch refreshes them once, not per contact).
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let today = chrono::Utc::now().date_naive();
+    let differences = store::email_analytics::list_differences(
+        &mut tx,
+        today - chrono::Duration::days(3),
+        today + chrono::Duration::days(1),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(differences, 0);
+
+    // The same batch again changes nothing.
+    let again = record(&app, &client, &batch).await;
+    assert_eq!((again.stored, again.suppressed), (0, 0));
+}
