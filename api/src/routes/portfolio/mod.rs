@@ -100,7 +100,7 @@ impl PortfolioApi {
 /// cannot be read just now: the client keeps its row without figures (the others still show).
 async fn read_now(state: &AppState, id: i64) -> Option<(ClientFigures, DateTime<Utc>)> {
     let computed_at = Utc::now();
-    let read = async {
+    let read: Result<ClientFigures, ApiError> = async {
         let client = state
             .tenancy
             .enabled_client(id)

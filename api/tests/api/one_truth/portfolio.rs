@@ -11,7 +11,6 @@
 
 use super::check::*;
 use super::Period;
-use crate::helpers::*;
 use crate::portfolio::{portfolio, refresh_through_the_worker};
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::Value;

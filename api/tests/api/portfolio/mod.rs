@@ -100,7 +100,7 @@ pub(crate) async fn refresh_through_the_worker(
     let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
-    let mut queued = worker::portfolio_due(&app.tenancy, &queue, Some(&ids))
+    let mut queued = worker::portfolio_due(&app.tenancy, &queue, Some(ids.as_slice()))
         .await
         .unwrap();
     queued.sort_unstable();

@@ -105,11 +105,11 @@ async fn a_stale_row_is_refreshed_by_the_job() {
     let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
         .await
         .unwrap();
-    let due = worker::portfolio_due(&app.tenancy, &queue, Some(&[client.id]))
+    let due = worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
         .await
         .unwrap();
     assert_eq!(due, vec![client.id]);
-    assert!(worker::portfolio_due(&app.tenancy, &queue, Some(&[client.id]))
+    assert!(worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
         .await
         .unwrap()
         .is_empty());
@@ -139,7 +139,7 @@ async fn a_stale_row_is_refreshed_by_the_job() {
         1
     );
     forget_claim(&app, &client).await;
-    assert!(worker::portfolio_due(&app.tenancy, &queue, Some(&[client.id]))
+    assert!(worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
         .await
         .unwrap()
         .is_empty());
