@@ -6,7 +6,7 @@
 
 mod stored;
 
-pub use stored::{claim_due, stored, store, Stored, REFRESH_EVERY};
+pub use stored::{claim_due, store, stored, Stored, REFRESH_EVERY};
 
 use chrono::{Datelike, Duration, NaiveDate};
 use sqlx::PgConnection;

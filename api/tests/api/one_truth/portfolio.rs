@@ -31,17 +31,36 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
 
     // The Retention page: the calendar year to date against last year.
     let r = app.get_json("/api/retention?period=year", session).await;
-    c.eq("retention page donor retention", s(&r["donorRetention"]), retention);
-    c.eq("retention page last year's donors", s(&r["donorsPrevious"]), donors_previous);
+    c.eq(
+        "retention page donor retention",
+        s(&r["donorRetention"]),
+        retention,
+    );
+    c.eq(
+        "retention page last year's donors",
+        s(&r["donorsPrevious"]),
+        donors_previous,
+    );
 
     // The dashboard's sustainers and list.
     let d = app.get_json("/api/dashboard", session).await;
-    c.eq("dashboard sustainers", s(&d["revenue"]["activeSustainers"]), "1");
+    c.eq(
+        "dashboard sustainers",
+        s(&d["revenue"]["activeSustainers"]),
+        "1",
+    );
     let subscribed = app
-        .scalar_in(client, "select count(*) from contacts where subscription = 'subscribed'")
+        .scalar_in(
+            client,
+            "select count(*) from contacts where subscription = 'subscribed'",
+        )
         .await
         .to_string();
-    c.eq("dashboard list size", s(&d["listSize"]["subscribed"]), &subscribed);
+    c.eq(
+        "dashboard list size",
+        s(&d["listSize"]["subscribed"]),
+        &subscribed,
+    );
 
     // Performance over the portfolio's 90 days: the total row.
     let flights = app
@@ -70,7 +89,11 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
     } else {
         "null".to_owned()
     };
-    c.eq("e-mail analytics 90 days rpm without the external mailing", own_rpm, rpm);
+    c.eq(
+        "e-mail analytics 90 days rpm without the external mailing",
+        own_rpm,
+        rpm,
+    );
 
     // The portfolio of an agency user granted this client: read in the request, then as the worker stores it.
     let token = app
@@ -86,7 +109,11 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
             .as_f64()
             .map_or_else(|| "null".to_owned(), |v| format!("{v:.4}"));
         c.eq(&what("retention"), share.clone(), retention);
-        c.eq(&what("retention against the page"), share, &s(&r["donorRetention"]));
+        c.eq(
+            &what("retention against the page"),
+            share,
+            &s(&r["donorRetention"]),
+        );
         c.eq(&what("sustainers"), s(&f["sustainers"]), "1");
         c.eq(
             &what("sustainers against the dashboard"),
@@ -100,7 +127,11 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
             &s(&d["listSize"]["change30"]),
         );
         c.eq(&what("rpm"), s(&f["rpm"]), rpm);
-        c.eq(&what("rpm against performance"), s(&f["rpm"]), &s(&total["rpm"]));
+        c.eq(
+            &what("rpm against performance"),
+            s(&f["rpm"]),
+            &s(&total["rpm"]),
+        );
     }
 }
 

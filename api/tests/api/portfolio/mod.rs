@@ -111,12 +111,16 @@ pub(crate) async fn refresh_through_the_worker(
     let mut at = Vec::new();
     for client in clients {
         at.push(
-            wait_until("the stored portfolio row", std::time::Duration::from_secs(30), || async {
-                stored_row(app, client)
-                    .await
-                    .map(|r| r.1)
-                    .filter(|t| *t >= before - Duration::milliseconds(1))
-            })
+            wait_until(
+                "the stored portfolio row",
+                std::time::Duration::from_secs(30),
+                || async {
+                    stored_row(app, client)
+                        .await
+                        .map(|r| r.1)
+                        .filter(|t| *t >= before - Duration::milliseconds(1))
+                },
+            )
             .await,
         );
     }
@@ -224,7 +228,11 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     let fa = row(&a);
     let fb = row(&b);
     assert_eq!(
-        p["generatedAt"].as_str().unwrap().parse::<DateTime<Utc>>().unwrap(),
+        p["generatedAt"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
         computed.iter().copied().min().unwrap(),
         "the figures are as old as the oldest stored row: {body}"
     );

@@ -56,7 +56,9 @@ async fn a_client_without_stored_figures_still_shows_and_its_row_is_then_stored(
     let new = app.create_client().await;
     gift_today(&app, &new).await;
     forget_stored(&app, &[&new]).await;
-    let token = app.basic_token(&app.create_user(false, &[&new]).await).await;
+    let token = app
+        .basic_token(&app.create_user(false, &[&new]).await)
+        .await;
 
     let before = Utc::now();
     let (status, body) = portfolio(&app, &token).await;
@@ -70,10 +72,15 @@ async fn a_client_without_stored_figures_still_shows_and_its_row_is_then_stored(
         .unwrap()
         .parse()
         .unwrap();
-    assert!(generated >= before - Duration::milliseconds(1), "read just now: {generated}");
+    assert!(
+        generated >= before - Duration::milliseconds(1),
+        "read just now: {generated}"
+    );
 
     // What the request read is stored: the next request answers from the table.
-    let (kept, at) = stored_row(&app, &new).await.expect("the request stored the row");
+    let (kept, at) = stored_row(&app, &new)
+        .await
+        .expect("the request stored the row");
     assert_eq!(kept["month_net"], json!("25.00"));
     assert!(at >= before - Duration::milliseconds(1));
 }
@@ -83,7 +90,9 @@ async fn a_stale_row_is_refreshed_by_the_job() {
     let app = spawn_app().await;
     let client = app.create_client().await;
     gift_today(&app, &client).await;
-    let token = app.basic_token(&app.create_user(false, &[&client]).await).await;
+    let token = app
+        .basic_token(&app.create_user(false, &[&client]).await)
+        .await;
 
     // A row an hour old with figures the client no longer has: the page shows it, and says how old it is.
     let mut stale = figures_now(&app, &client).await;
@@ -94,9 +103,17 @@ async fn a_stale_row_is_refreshed_by_the_job() {
     force_row(&app, &client, &stale, an_hour_ago).await;
     let (_, body) = portfolio(&app, &token).await;
     let p: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(p["clients"][0]["figures"]["monthNet"], json!("999.00"), "{body}");
     assert_eq!(
-        p["generatedAt"].as_str().unwrap().parse::<DateTime<Utc>>().unwrap(),
+        p["clients"][0]["figures"]["monthNet"],
+        json!("999.00"),
+        "{body}"
+    );
+    assert_eq!(
+        p["generatedAt"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
         stored_row(&app, &client).await.unwrap().1,
         "the page says how old the figures are"
     );
@@ -109,24 +126,40 @@ async fn a_stale_row_is_refreshed_by_the_job() {
         .await
         .unwrap();
     assert_eq!(due, vec![client.id]);
-    assert!(worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(
+        worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let worker = app.start_worker().await;
-    let (fresh, at) = wait_until("the refreshed row", std::time::Duration::from_secs(30), || async {
-        stored_row(&app, &client).await.filter(|r| r.1 > an_hour_ago)
-    })
+    let (fresh, at) = wait_until(
+        "the refreshed row",
+        std::time::Duration::from_secs(30),
+        || async {
+            stored_row(&app, &client)
+                .await
+                .filter(|r| r.1 > an_hour_ago)
+        },
+    )
     .await;
     worker.stop().await;
     assert_eq!(fresh["month_net"], json!("25.00"));
     assert_eq!(fresh["list_size"], json!(1));
     let (_, body) = portfolio(&app, &token).await;
     let p: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(p["clients"][0]["figures"]["monthNet"], json!("25.00"), "{body}");
+    assert_eq!(
+        p["clients"][0]["figures"]["monthNet"],
+        json!("25.00"),
+        "{body}"
+    );
     assert_eq!(p["clients"][0]["figures"]["listSize"], json!(1), "{body}");
     assert_eq!(
-        p["generatedAt"].as_str().unwrap().parse::<DateTime<Utc>>().unwrap(),
+        p["generatedAt"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
         at
     );
     // The job ran in the client's own schema and says so on its Jobs page; a fresh row is not due again.
@@ -139,10 +172,12 @@ async fn a_stale_row_is_refreshed_by_the_job() {
         1
     );
     forget_claim(&app, &client).await;
-    assert!(worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(
+        worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn forget_claim(app: &TestApp, client: &tenancy::Client) {
@@ -184,7 +219,10 @@ async fn a_user_never_sees_the_stored_row_of_a_client_without_a_grant() {
         "8642",
         "0.7777",
     ] {
-        assert!(!body.contains(leak), "{leak} of a client without a grant shows: {body}");
+        assert!(
+            !body.contains(leak),
+            "{leak} of a client without a grant shows: {body}"
+        );
     }
     // The benchmarks are the user's clients' only: the other's RPM and retention are not in the medians.
     let p: Value = serde_json::from_str(&body).unwrap();
