@@ -76,13 +76,9 @@ pub async fn portfolio_due(
     let clients = tenancy.list_clients().await?;
     let mut queued = Vec::with_capacity(due.len());
     for client in clients.iter().filter(|c| due.contains(&c.id)) {
-        let enqueued = async {
+        let enqueued: Result<_, JobError> = async {
             let tx = tenancy.begin(client).await?;
-            Ok::<_, JobError>(
-                queue
-                    .enqueue(tx, None, &JobKind::RefreshPortfolio {})
-                    .await?,
-            )
+            queue.enqueue(tx, None, &JobKind::RefreshPortfolio {}).await
         }
         .await;
         match enqueued {
