@@ -50,6 +50,8 @@ pub enum JobKind {
     },
     /// Rebuilds donors' acquisition and drops the cached retention figures (docs/retention.md).
     RefreshRetention {},
+    /// Computes the client's portfolio row and stores it for the agency's portfolio (docs/portfolio.md).
+    RefreshPortfolio {},
 }
 
 /// A job as its row stores it.
@@ -75,6 +77,7 @@ impl JobKind {
             Self::BuildReport { .. } => "Build Report",
             Self::SendReport { .. } => "Send Report",
             Self::RefreshRetention {} => "Refresh Retention",
+            Self::RefreshPortfolio {} => "Refresh Portfolio",
         }
     }
 
@@ -105,6 +108,7 @@ mod tests {
         let cases = [
             (JobKind::RecountLists {}, "recount-lists", json!({})),
             (JobKind::RefreshRetention {}, "refresh-retention", json!({})),
+            (JobKind::RefreshPortfolio {}, "refresh-portfolio", json!({})),
             (
                 JobKind::SendMailing { mailing_id: 7 },
                 "send-mailing",

@@ -54,6 +54,7 @@ pub(crate) async fn run(kind: &JobKind, ctx: &JobContext<'_>) -> Result<JobResul
                 details: json!({ "refreshed": refreshed }),
             });
         }
+        JobKind::RefreshPortfolio {} => return crate::portfolio::refresh(ctx).await,
         JobKind::RecountLists {} => None,
         JobKind::ListUpload(plan) | JobKind::NgpImport(plan) | JobKind::ContactImport(plan) => {
             Some(plan)

@@ -10,6 +10,7 @@ pub mod liveness;
 pub mod metrics;
 pub mod mx;
 mod pool;
+mod portfolio;
 pub mod reconcile;
 mod reports;
 mod runner;
@@ -22,6 +23,7 @@ pub use experiments::experiments_due;
 pub use journeys::{journeys_due, JourneysPass};
 pub use liveness::Liveness;
 pub use pool::{run_pool, PoolConfig, STALL_AFTER};
+pub use portfolio::{portfolio_due, PORTFOLIO_EVERY};
 pub use schedule::{segments_due, start_due};
 
 /// What jobs need besides the database: outgoing mail and its signed links.

@@ -29,6 +29,9 @@ pub struct PoolConfig {
     /// Limits reconcile and the database claim to one client: for tests sharing a database with others. `None`
     /// in production.
     pub reconcile_only_client: Option<i64>,
+    /// How often the clients whose portfolio figures are due get their refresh queued (first at start); `None`
+    /// never (tests, which share one database with other tests' clients, queue it for their own clients).
+    pub portfolio_every: Option<Duration>,
     /// Spare client schemas kept ready, and how often they are counted (first at start); `None` keeps none.
     pub spare_schemas: Option<(usize, Duration)>,
     /// The queue poll counts as stalled when it has not run for this long while a slot is free: its workers are
@@ -72,6 +75,10 @@ pub async fn run_pool(
         .spare_schemas
         .map(|(target, every)| tokio::spawn(crate::spares::run(tenancy.clone(), target, every)));
 
+    let portfolio = config
+        .portfolio_every
+        .map(|every| tokio::spawn(crate::portfolio::run(tenancy.clone(), queue.clone(), every)));
+
     let claims = Some(tokio::spawn(claim::run(claim::ClaimLoop {
         tenancy: tenancy.clone(),
         services: Arc::clone(&services),
@@ -89,7 +96,7 @@ pub async fn run_pool(
         liveness: Arc::clone(&liveness),
     };
     let tasks = Tasks(
-        [scheduler, reconciler, spares, claims]
+        [scheduler, reconciler, spares, portfolio, claims]
             .into_iter()
             .flatten()
             .collect(),

@@ -1,7 +1,12 @@
 //! The agency's portfolio (docs/portfolio.md): one row of figures per client, read in that client's schema. Every
 //! figure comes from the function the client's own page uses (the dashboard's tiles, the projection, e-mail
 //! revenue, the deliverability rates, the media figures), so a client's row always agrees with its pages; what is
-//! new here is only the 12-month net series and the counts of failing jobs and paused mailings.
+//! new here is only the 12-month net series and the counts of failing jobs and paused mailings. The worker keeps
+//! each client's row in `public.client_portfolio_figures` (`stored`), so the portfolio reads them all at once.
+
+mod stored;
+
+pub use stored::{claim_due, store, stored, Stored, REFRESH_EVERY};
 
 use chrono::{Datelike, Duration, NaiveDate};
 use sqlx::PgConnection;
@@ -14,8 +19,8 @@ use crate::{dashboard, media, projections};
 const STATEMENT_TIMEOUT: &str = "set local statement_timeout = '5s'";
 
 /// One client's portfolio row. Money is decimal text (two places); ratios are decimal text, `None` where the
-/// divisor is zero or there is nothing to compare with.
-#[derive(Debug, Clone, PartialEq)]
+/// divisor is zero or there is nothing to compare with. Stored as JSON (serde's form of this struct).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClientFigures {
     pub today: NaiveDate,
     /// Net of this month up to today (the dashboard's month).

@@ -1,8 +1,9 @@
 //! The agency's portfolio (`GET /api/portfolio`, docs/portfolio.md): one row per client the signed-in universal
 //! user may use, and each client's benchmarks against the median of those clients. A client user has no
-//! portfolio (403): they never learn another client exists. Each client's row is read in its own schema by
-//! `store::portfolio::client_figures`, a few clients at a time, and the whole answer is kept briefly per set of
-//! clients, so a page left open or reloaded does not read every schema again.
+//! portfolio (403): they never learn another client exists. The rows are the figures the worker keeps per client
+//! (`client_portfolio_figures`, refreshed every 5 minutes), read for all granted clients with one query; only a
+//! client without a stored row yet (a new one) is read in its own schema during the request, so no client is
+//! ever left out.
 
 mod shapes;
 
@@ -13,27 +14,16 @@ use crate::auth::BasicAuth;
 use crate::error::ApiError;
 use crate::identity::Realm;
 use crate::state::{AppState, SharedState};
+use chrono::{DateTime, Utc};
 use futures_util::stream::{self, StreamExt};
-use moka::sync::Cache;
 use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::OpenApi;
-use std::sync::{Arc, LazyLock};
-use std::time::Duration;
-use tenancy::Client;
+use store::portfolio::{ClientFigures, Stored};
 
-/// How long an answer is reused for the same set of clients: figures move by the minute at most, and an agency
-/// user flicking between the portfolio and a client should not read 200 schemas each time.
-const CACHE_TTL: Duration = Duration::from_secs(60);
-/// Clients read at once: enough to hide each schema's round trips, few enough to leave the pool to other requests.
+/// Clients without stored figures read at once: enough to hide each schema's round trips, few enough to leave
+/// the pool to other requests.
 const PARALLEL_CLIENTS: usize = 6;
-
-static CACHE: LazyLock<Cache<Vec<i64>, Arc<Portfolio>>> = LazyLock::new(|| {
-    Cache::builder()
-        .time_to_live(CACHE_TTL)
-        .max_capacity(1_000)
-        .build()
-});
 
 pub struct PortfolioApi;
 
@@ -54,6 +44,8 @@ impl PortfolioApi {
                 "The portfolio is for agency staff".to_owned(),
             ));
         }
+        // The grants and the granted clients' stored figures in one transaction: a figure is read only for a
+        // client id the grants just answered.
         let mut tx = state.tenancy.public().await?;
         let granted = store::accounts::clients_of_universal_user(
             &mut tx,
@@ -61,55 +53,81 @@ impl PortfolioApi {
             state.client_auth.as_deref(),
         )
         .await?;
+        let ids: Vec<i64> = granted.iter().map(|g| g.0).collect();
+        let mut stored = store::portfolio::stored(&mut tx, &ids).await?;
         tx.commit().await?;
-        let mut ids: Vec<i64> = granted.iter().map(|g| g.0).collect();
-        ids.sort_unstable();
-        if let Some(hit) = CACHE.get(&ids) {
-            return Ok(Json(Portfolio::clone(&hit)));
-        }
-        let portfolio = Arc::new(read(&state, &ids).await?);
-        CACHE.insert(ids, portfolio.clone());
-        Ok(Json(Portfolio::clone(&portfolio)))
+        let state: &AppState = &state;
+        let rows: Vec<(PortfolioClient, Option<DateTime<Utc>>)> = stream::iter(granted)
+            .map(|(id, name, short)| {
+                let found = stored.remove(&id);
+                async move {
+                    let figures = match found {
+                        Some(Stored {
+                            figures,
+                            computed_at,
+                        }) => Some((figures, computed_at)),
+                        None => read_now(state, id).await,
+                    };
+                    let at = figures.as_ref().map(|f| f.1);
+                    let client = PortfolioClient {
+                        id,
+                        name,
+                        short,
+                        figures: figures.map(|f| PortfolioFigures::from(f.0)),
+                    };
+                    (client, at)
+                }
+            })
+            .buffered(PARALLEL_CLIENTS)
+            .collect()
+            .await;
+        let generated_at = rows
+            .iter()
+            .filter_map(|r| r.1)
+            .min()
+            .unwrap_or_else(Utc::now);
+        let clients: Vec<PortfolioClient> = rows.into_iter().map(|r| r.0).collect();
+        Ok(Json(Portfolio {
+            benchmarks: PortfolioBenchmarks::of(&clients),
+            clients,
+            generated_at,
+        }))
     }
 }
 
-/// Reads the clients' rows a few at a time, in name order. A client whose figures cannot be read keeps its row
-/// without figures (the others still show).
-async fn read(state: &AppState, ids: &[i64]) -> Result<Portfolio, ApiError> {
-    let mut clients: Vec<Client> = state
-        .tenancy
-        .list_clients()
-        .await?
-        .into_iter()
-        .filter(|c| c.enabled && ids.binary_search(&c.id).is_ok())
-        .collect();
-    clients.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
-    let rows: Vec<PortfolioClient> = stream::iter(clients)
-        .map(|client| async move {
-            let figures = crate::auth::in_client(&state.tenancy, &client, async |tx| {
-                Ok(store::portfolio::client_figures(tx).await?)
-            })
-            .await;
-            let figures = match figures {
-                Ok(f) => Some(PortfolioFigures::from(f)),
-                Err(e) => {
-                    tracing::warn!(client = client.id, error = %telemetry::Chain(&e), "portfolio figures");
-                    None
-                }
-            };
-            PortfolioClient {
-                id: client.id,
-                name: client.name,
-                short: client.short_name,
-                figures,
-            }
+/// A client without stored figures (created since the worker's last pass, or the worker is not running): its
+/// figures read now in its own schema, and stored so the next request reads them from the table. `None` when they
+/// cannot be read just now: the client keeps its row without figures (the others still show).
+async fn read_now(state: &AppState, id: i64) -> Option<(ClientFigures, DateTime<Utc>)> {
+    let computed_at = Utc::now();
+    let read: Result<ClientFigures, ApiError> = async {
+        let client = state
+            .tenancy
+            .enabled_client(id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("Client not found".to_owned()))?;
+        crate::auth::in_client(&state.tenancy, &client, async |tx| {
+            Ok(store::portfolio::client_figures(tx).await?)
         })
-        .buffered(PARALLEL_CLIENTS)
-        .collect()
-        .await;
-    Ok(Portfolio {
-        benchmarks: PortfolioBenchmarks::of(&rows),
-        clients: rows,
-        generated_at: chrono::Utc::now(),
-    })
+        .await
+    }
+    .await;
+    let figures = match read {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::warn!(client = id, error = %telemetry::Chain(&e), "portfolio figures");
+            return None;
+        }
+    };
+    let kept = async {
+        let mut tx = state.tenancy.public().await?;
+        store::portfolio::store(&mut tx, id, &figures, computed_at).await?;
+        tx.commit().await?;
+        Ok::<_, ApiError>(())
+    }
+    .await;
+    if let Err(e) = kept {
+        tracing::warn!(client = id, error = %telemetry::Chain(&e), "portfolio figures not stored");
+    }
+    Some((figures, computed_at))
 }

@@ -86,6 +86,8 @@ impl TestApp {
             reconcile_every: reconcile.map(|r| r.1),
             claim_every: None,
             reconcile_only_client: reconcile.map(|r| r.0),
+            // A pass would queue refreshes for every client in the database; tests call `portfolio_due` for theirs.
+            portfolio_every: None,
             // Tests make their clients' spares themselves (`create_client`).
             spare_schemas: None,
             stall_after: worker::STALL_AFTER,

@@ -7,6 +7,7 @@ const FIXTURE: &[&str] = &[
     "create temporary table t_clock on commit drop as
      select s.time_zone,
             (date_trunc('month', now() at time zone s.time_zone)) at time zone s.time_zone as ms,
+            (date_trunc('year', now() at time zone s.time_zone)) at time zone s.time_zone as ys,
             now() as now
      from app_settings s",
     "insert into origin_codes (name) values ('import'), ('web'), ('ads')",
@@ -17,7 +18,8 @@ const FIXTURE: &[&str] = &[
         ('b@example.org', 'Bo', 'web', k.ms + (k.now - k.ms) * 0.05),
         ('c@example.org', 'Cy', 'web', k.ms + (k.now - k.ms) * 0.05),
         ('d@example.org', 'Di', 'ads', k.ms - interval '90 days'),
-        ('f@example.org', 'Flo', 'ads', k.ms + (k.now - k.ms) * 0.05)
+        ('f@example.org', 'Flo', 'ads', k.ms + (k.now - k.ms) * 0.05),
+        ('e@example.org', 'Eve', 'import', k.ms - interval '2 years')
      ) v (email, name, origin, created)",
     "insert into mailings (name, subject_line, is_draft, send_time, send_attempt, delivery)
      select v.name, v.name, v.draft, v.at, v.at, v.delivery
@@ -45,6 +47,8 @@ const FIXTURE: &[&str] = &[
             case when v.refunded then v.paid + (k.now - v.paid) / 2 end, v.state
      from t_clock k cross join lateral (values
         ('actblue', 'old-a', k.ms - interval '2 years', 'a@example.org', 80.00, null, null, null::int, false, 'NY'),
+        ('actblue', 'ly-a', k.ys - interval '6 months', 'a@example.org', 35.00, null, null, null, false, 'NY'),
+        ('actblue', 'ly-e', k.ys - interval '5 months', 'e@example.org', 45.00, null, null, null, false, 'NY'),
         ('actblue', 'old-d', k.ms - interval '39 days', 'd@example.org', 40.00, 'em_old_a', 'Older appeal', null, false, 'CA'),
         ('actblue', 'late-d', k.ms - interval '5 days', 'd@example.org', 10.00, 'em_old_a', 'Older appeal', null, false, 'CA'),
         ('actblue', 'prev-a', k.ms - interval '10 days', 'a@example.org', 20.00, null, null, null, false, 'NY'),

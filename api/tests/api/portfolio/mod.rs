@@ -1,9 +1,12 @@
 //! The agency's portfolio (`GET /api/portfolio`, docs/portfolio.md): one row per client the universal user may use,
 //! each figure by the definition the client's own pages use, and nothing of a client the user may not use. A client
-//! user has no portfolio.
+//! user has no portfolio. The rows are the figures the worker stores per client (`client_portfolio_figures`);
+//! `stored` tests how they are kept and read.
+
+mod stored;
 
 use crate::helpers::*;
-use chrono::{Datelike, Duration, NaiveDate};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
@@ -51,7 +54,81 @@ async fn give(app: &TestApp, client: &tenancy::Client, gifts: &[Gift]) {
     tx.commit().await.unwrap();
 }
 
-async fn portfolio(app: &TestApp, token: &str) -> (StatusCode, String) {
+/// A client's stored row as the worker (or a request) wrote it: its figures and when their reads began.
+pub(crate) async fn stored_row(
+    app: &TestApp,
+    client: &tenancy::Client,
+) -> Option<(Value, DateTime<Utc>)> {
+    let mut tx = app.tenancy.public().await.unwrap();
+    let row: Option<(sqlx::types::Json<Value>, DateTime<Utc>)> = sqlx::query_as(
+        "select figures, computed_at from client_portfolio_figures where client_id = $1",
+    )
+    .bind(client.id)
+    .fetch_optional(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    row.map(|(f, at)| (f.0, at))
+}
+
+/// Drops the clients' stored rows and claims, so the next look finds them due.
+pub(crate) async fn forget_stored(app: &TestApp, clients: &[&tenancy::Client]) {
+    let ids: Vec<i64> = clients.iter().map(|c| c.id).collect();
+    let mut tx = app.tenancy.public().await.unwrap();
+    for table in ["client_portfolio_figures", "client_portfolio_claims"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "delete from {table} where client_id = any($1)"
+        )))
+        .bind(&ids)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+}
+
+/// The worker's path: the scheduler's look queues a "Refresh Portfolio" job for each of the clients (rows
+/// forgotten first, so they are due), a worker runs them, and each client's row is stored. Answers when each
+/// row's reads began.
+pub(crate) async fn refresh_through_the_worker(
+    app: &TestApp,
+    clients: &[&tenancy::Client],
+) -> Vec<DateTime<Utc>> {
+    forget_stored(app, clients).await;
+    let before = Utc::now();
+    let ids: Vec<i64> = clients.iter().map(|c| c.id).collect();
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap();
+    let mut queued = worker::portfolio_due(&app.tenancy, &queue, Some(ids.as_slice()))
+        .await
+        .unwrap();
+    queued.sort_unstable();
+    let mut want = ids.clone();
+    want.sort_unstable();
+    assert_eq!(queued, want, "every client without a row is due");
+    let worker = app.start_worker().await;
+    let mut at = Vec::new();
+    for client in clients {
+        at.push(
+            wait_until(
+                "the stored portfolio row",
+                std::time::Duration::from_secs(30),
+                || async {
+                    stored_row(app, client)
+                        .await
+                        .map(|r| r.1)
+                        .filter(|t| *t >= before - Duration::milliseconds(1))
+                },
+            )
+            .await,
+        );
+    }
+    worker.stop().await;
+    at
+}
+
+pub(crate) async fn portfolio(app: &TestApp, token: &str) -> (StatusCode, String) {
     let response = app
         .request(Method::GET, "/api/portfolio")
         .bearer_auth(token)
@@ -119,6 +196,9 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     )
     .await;
 
+    // The worker stores A's and B's rows; the portfolio answers from them, as old as the older of the two.
+    let computed = refresh_through_the_worker(&app, &[&a, &b]).await;
+
     // An agency user granted A and B, not the third client.
     let email = app.create_user(false, &[&a, &b]).await;
     let basic = app.basic_token(&email).await;
@@ -147,6 +227,32 @@ async fn the_portfolio_shows_each_granted_client_by_its_pages_definitions_and_no
     };
     let fa = row(&a);
     let fb = row(&b);
+    assert_eq!(
+        p["generatedAt"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
+        computed.iter().copied().min().unwrap(),
+        "the figures are as old as the oldest stored row: {body}"
+    );
+    // The stored row is what the page shows (the stored form keeps ratios unrounded).
+    let (stored_a, _) = stored_row(&app, &a).await.unwrap();
+    for (page, kept) in [
+        ("monthNet", "month_net"),
+        ("yearNet", "year_net"),
+        ("newDonors", "new_donors"),
+        ("sustainers", "sustainers"),
+        ("listSize", "list_size"),
+        ("listChange30", "list_change_30"),
+        ("rpm", "rpm"),
+        ("retention", "retention"),
+        ("jobsFailing", "jobs_failing"),
+        ("mailingsPaused", "mailings_paused"),
+        ("netByMonth", "net_by_month"),
+    ] {
+        assert_eq!(fa[page], stored_a[kept], "{page} against the stored {kept}");
+    }
 
     // Net leaves out the refunded gift; the year is the calendar year's months; new donors are those whose first
     // gift is this month (the refunded gift's donor too, as on the dashboard).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PortfolioClient, PortfolioFigures } from '@/api/gen/model';
-import { sortClients, versusMedian } from './utils';
+import { figuresAsOf, sortClients, versusMedian } from './utils';
 
 const figures = (monthNet: string, retention: number | null): PortfolioFigures => ({
   today: '2026-11-26',
@@ -48,5 +48,14 @@ describe('versusMedian', () => {
     expect(versusMedian(0.5, 1)).toBe('−50.0%');
     expect(versusMedian(1, 1)).toBe('at median');
     expect(versusMedian(null, 1)).toBe('—');
+  });
+});
+
+describe('figuresAsOf', () => {
+  const now = new Date('2026-11-26T15:30:00Z');
+  it('gives the time of day for figures of today, and the day too for older ones', () => {
+    expect(figuresAsOf('2026-11-26T14:05:59Z', now, 'UTC')).toBe('Figures as of 14:05');
+    expect(figuresAsOf('2026-11-25T23:58:00Z', now, 'UTC')).toBe('Figures as of Nov 25, 23:58');
+    expect(figuresAsOf('not a time', now, 'UTC')).toBe('Figures as of —');
   });
 });

@@ -59,3 +59,17 @@ export function versusMedian(value: number | null, median: number | null): strin
 /** A money string as a number, for comparisons only (null stays null). */
 export const amount = (v: string | null | undefined): number | null =>
   v === null || v === undefined ? null : Number(v);
+
+/**
+ * How old the figures are, in the viewer's own clock (the portfolio spans clients in several zones): "Figures as
+ * of 14:05", with the day in front when it is not today ("Figures as of Nov 25, 14:05").
+ */
+export function figuresAsOf(iso: string, now: Date = new Date(), timeZone?: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return 'Figures as of —';
+  const time = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  if (day(at) === day(now)) return `Figures as of ${time}`;
+  const date = new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric' }).format(at);
+  return `Figures as of ${date}, ${time}`;
+}

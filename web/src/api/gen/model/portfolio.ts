@@ -12,6 +12,9 @@ export interface Portfolio {
   /** The clients the user may use, by name. */
   clients: PortfolioClient[];
   benchmarks: PortfolioBenchmarks;
-  /** When the figures were read (they are reused for up to a minute). */
+  /**
+     * How old the figures are: when the reads of the oldest client's figures shown began (the worker refreshes
+     * each client's every 5 minutes; a client read during this request counts as now).
+     */
   generatedAt: string;
 }

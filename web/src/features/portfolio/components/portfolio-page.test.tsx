@@ -58,6 +58,7 @@ describe('PortfolioPage', () => {
     expect(within(table).getByText('goal $2,000.00 · 110% of projection')).toBeInTheDocument();
     expect(within(table).getByText('−3')).toBeInTheDocument();
     expect(within(table).getByText('Figures unavailable')).toBeInTheDocument();
+    expect(screen.getByText(/^Figures as of .*\d\d:\d\d \(updated every 5 minutes\)\.$/)).toBeInTheDocument();
     expect(within(table).getByRole('img', { name: 'Alpha Fund: net per month, last 12 months' })).toBeInTheDocument();
 
     // Jobs failing, highest first; the client without figures last.

@@ -2,8 +2,8 @@ import Alert from 'react-bootstrap/Alert';
 import { useGetPortfolio } from '@/api/gen';
 import type { PortfolioClient } from '@/api/gen/model';
 import { PageSpinner } from '@/components/page-spinner';
-import { formatDateTime } from '@/lib/format';
 import { BenchmarksTable } from './benchmarks-table';
+import { figuresAsOf } from '../utils';
 import { PortfolioTable } from './portfolio-table';
 
 export interface PortfolioPageProps {
@@ -23,9 +23,9 @@ export function PortfolioPage({ onOpen, openingId }: PortfolioPageProps) {
       <p className="text-body-secondary small">
         This month and the year to date (calendar year) in each client&apos;s time zone; pacing is net to yesterday
         against the projection to date. E-mail RPM and response rate: mailings sent in the last 90 days; bounce and
-        complaint rates: the last 30 days. Figures as of {formatDateTime(generatedAt)}. Click a client to open its
-        dashboard.
+        complaint rates: the last 30 days. Click a client to open its dashboard.
       </p>
+      <p className="text-body-secondary small">{figuresAsOf(generatedAt)} (updated every 5 minutes).</p>
       <PortfolioTable clients={clients} onOpen={onOpen} openingId={openingId} />
       <h2 className="h5 mt-4">Benchmarks</h2>
       <p className="text-body-secondary small">
