@@ -134,6 +134,15 @@ pub async fn insert_journeys(conn: &mut PgConnection) -> Result<(), sqlx::Error>
         300,
     )
     .await?;
+    // The history written above runs up to now, so the calendar has been read through today: its first scan is
+    // tomorrow's, not a rescue of every seeded sustainer whose gap happens to end on the day of the seed.
+    sqlx::query(
+        "insert into journey_calendar (day)
+         select (now() at time zone coalesce((select time_zone from app_settings limit 1), 'America/New_York'))::date
+         on conflict (only_row) do update set day = excluded.day",
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
