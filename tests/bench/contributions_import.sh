@@ -14,6 +14,7 @@
 # BENCH_DB (default compass_bench_contributions) is dropped and recreated. Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 ROWS=${1:-1000000}
@@ -125,10 +126,7 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && 
 
 BASE="http://127.0.0.1:$PORT"
 json() { python3 -c "import sys,json; print(json.load(sys.stdin)$1)"; }
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | json '["accessToken"]')
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "Authorization: Bearer $BASIC" \
-  -H 'content-type: application/json' -d "{\"clientId\":$CLIENT_ID}" | json '["accessToken"]')
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 H=(-H "Authorization: Bearer $TOKEN" -H "client-short: bench" -H "client-id: $CLIENT_ID")
 
 say "real: upload through the api, import by the worker"

@@ -10,6 +10,7 @@
 # re-measure without seeding again). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 CONTACTS=${1:-1000000}
@@ -46,11 +47,8 @@ trap 'kill $API_PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.2; done
 
 BASE="http://127.0.0.1:$PORT"
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
 CLIENT_ID=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "select id from clients where short_name = 'bench'")
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-  -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 
 # BENCH_PATHS (default /api/dashboard) times other pages of the same client one after the other, e.g. the
 # revenue pages of issue 13: BENCH_PATHS="/api/contributions/summary /api/contribution-source-codes".

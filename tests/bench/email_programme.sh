@@ -17,6 +17,7 @@
 # release build does not fit the time). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 RECIPIENTS=${1:-2000000}
@@ -103,11 +104,8 @@ trap 'kill $API_PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 
 BASE="http://127.0.0.1:$PORT"
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
 CLIENT_ID=$("${PSQL[@]}" -tA -c "select id from clients where short_name = 'bench'")
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-  -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 FROM6=$(date -u -d '-182 days' +%F); FROM90=$(date -u -d '-89 days' +%F); TODAY=$(date -u +%F)
 
 say "load: $REQUESTS requests per page from $CONCURRENCY threads"

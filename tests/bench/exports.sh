@@ -13,6 +13,7 @@
 # the test command. Run it alone: it prints the load average beside its figures.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 GIFTS=${1:-1000000}
@@ -46,11 +47,8 @@ trap 'kill $API_PID $WORKER_PID 2>/dev/null || true' EXIT
 BASE="http://127.0.0.1:$PORT"
 for _ in $(seq 1 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.2; done
 json() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | json accessToken)
 CLIENT_ID=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "select id from clients where short_name = 'bench'")
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-  -d "{\"clientId\":$CLIENT_ID}" | json accessToken)
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 RANGE=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c \
   "select 'from=' || min(paid_at)::date - 1 || '&to=' || max(paid_at)::date + 1 from client_bench.contributions")
 IN_RANGE=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "select count(*) from client_bench.contributions")

@@ -10,6 +10,7 @@
 # finishes with exactly ROWS contacts and memberships (no duplicates). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 ROWS=${1:-1000000}
@@ -74,10 +75,7 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && 
 
 BASE="http://127.0.0.1:$PORT"
 json() { python3 -c "import sys,json; print(json.load(sys.stdin)$1)"; }
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | json '["accessToken"]')
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "Authorization: Bearer $BASIC" \
-  -H 'content-type: application/json' -d '{"clientId":1}' | json '["accessToken"]')
+TOKEN=$(bench_token "$BASE" 1)
 H=(-H "Authorization: Bearer $TOKEN" -H "client-short: bench" -H "client-id: 1")
 
 # Uploads $1 as list $2 and waits for the job; prints the seconds it took.

@@ -14,6 +14,7 @@
 # unsigned send. OPENS=0 leaves out the open-pixel part.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 RECIPIENTS=${1:-100000}
@@ -85,11 +86,8 @@ if [ -n "$DKIM" ]; then
   say "signing: campaign.example.org added as a sender domain ($DKIM key) through the api"
   COMPASS_USER_PASSWORD="Bench-passw0rd" "$BIN/api" users create --email bench@compass.test --first Bench --last User --admin >/dev/null
   BASE="http://127.0.0.1:$PORT"
-  BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-    -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
   CLIENT_ID=$("${PSQL[@]}" -c "select id from clients where short_name = 'bench'")
-  TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-    -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+  TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
   curl -sf -o /dev/null "$BASE/api/sender-domains" -H "authorization: Bearer $TOKEN" -H "client-short: bench" \
     -H "client-id: $CLIENT_ID" -H 'content-type: application/json' \
     -d "{\"domain\":\"campaign.example.org\",\"algorithm\":\"$DKIM\"}"

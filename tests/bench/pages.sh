@@ -7,6 +7,7 @@
 #   tests/bench/pages.sh [CONTACTS] [REPS]          PROFILE=debug uses the debug build (default release)
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 N=${1:-1000000}
@@ -50,11 +51,7 @@ API_PID=$!
 trap 'kill $API_PID 2>/dev/null; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 BASE="http://127.0.0.1:$PORT"
-json() { python3 -c "import sys,json; print(json.load(sys.stdin)$1)"; }
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | json '["accessToken"]')
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "Authorization: Bearer $BASIC" \
-  -H 'content-type: application/json' -d '{"clientId":1}' | json '["accessToken"]')
+TOKEN=$(bench_token "$BASE" 1)
 H=(-H "Authorization: Bearer $TOKEN" -H "client-short: bench" -H "client-id: 1")
 
 # A cursor half way down the newest-first order, as if someone had pressed Next N/50 times.

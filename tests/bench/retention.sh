@@ -12,6 +12,7 @@
 # sizes only); BENCH_REUSE=1 keeps the previous run's database. Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 CONTACTS=${1:-1000000}
@@ -53,11 +54,8 @@ trap 'kill $API_PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.2; done
 
 BASE="http://127.0.0.1:$PORT"
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
 CLIENT_ID=$("${PSQL[@]}" -c "select id from clients where short_name = 'bench'")
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-  -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 
 get() {
   curl -sf -o /dev/null -w '%{time_total}\n' "$BASE$1" -H "authorization: Bearer $TOKEN" \

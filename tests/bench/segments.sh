@@ -13,6 +13,7 @@
 # RFM scores are deleted first, so RFM is again a first computation. Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 SCALE=${1:-1}
@@ -79,10 +80,7 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && 
 
 BASE="http://127.0.0.1:$PORT"
 json() { python3 -c "import sys,json; print(json.load(sys.stdin)$1)"; }
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | json '["accessToken"]')
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "Authorization: Bearer $BASIC" \
-  -H 'content-type: application/json' -d '{"clientId":1}' | json '["accessToken"]')
+TOKEN=$(bench_token "$BASE" 1)
 H=(-H "Authorization: Bearer $TOKEN" -H "client-short: bench" -H "client-id: 1" -H 'content-type: application/json')
 
 RULE='{"op":"and","conditions":[

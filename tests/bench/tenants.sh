@@ -18,6 +18,7 @@
 # small-N checks only; the goals are for the release build). Not run by the test command.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
+source "$(dirname "$0")/lib/session.sh"
 cd "$ROOT"
 
 N=${1:-1000}
@@ -119,11 +120,8 @@ PIDS+=($!)
 WORKER_START=$(until_answers "http://$WORKER_METRICS_ADDR/metrics")
 
 say "request latency with $N clients"
-BASIC=$(curl -sf "$BASE/auth-api/auth/login" -H 'content-type: application/json' \
-  -d '{"username":"bench@compass.test","password":"Bench-passw0rd"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
 CLIENT_ID=$(psql -qtA -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DB" -c "select id from clients where short_name = '$LAST'")
-TOKEN=$(curl -sf "$BASE/auth-api/session/client-login" -H "authorization: Bearer $BASIC" -H 'content-type: application/json' \
-  -d "{\"clientId\":$CLIENT_ID}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+TOKEN=$(bench_token "$BASE" "$CLIENT_ID")
 get() {
   curl -sf -o /dev/null -w '%{time_total}\n' "$BASE$1" -H "authorization: Bearer $TOKEN" \
     -H "client-short: $LAST" -H "client-id: $CLIENT_ID"
