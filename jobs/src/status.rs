@@ -55,6 +55,25 @@ pub async fn requeue(conn: &mut PgConnection, id: i64, error: String) -> Result<
     Ok(())
 }
 
+/// Puts the job back in the queue without counting the attempt: it never started its work (another worker held
+/// what it needs), so waiting for that worker, however long it takes, must not use up the job's attempts.
+pub async fn requeue_uncounted(
+    conn: &mut PgConnection,
+    id: i64,
+    error: String,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update jobs set status = 'queued', error = $2, attempts = greatest(attempts - 1, 0),
+                updated = now()
+         where id = $1",
+    )
+    .bind(id)
+    .bind(error)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// The oldest job queued for `after_secs` or more, doubled per failed attempt up to `max_secs`: its id and when
 /// it was last updated.
 pub async fn oldest_claimable(

@@ -79,6 +79,16 @@ pub(crate) async fn execute_locked(
             tracing::info!(result = %result.message, "job succeeded");
             finish(tenancy, client, message.job_id, Ok(result)).await
         }
+        // A refusal (another worker holds the mailing's send lock) waits as long as that worker sends: a journey
+        // can queue a send for late recipients while the previous send of the same mailing still runs for hours.
+        Err(e @ JobError::Busy(_)) => {
+            finished("retried");
+            tracing::info!(error = %e, "job waits for another worker; it will be retried");
+            let mut tx = tenancy.begin(client).await?;
+            jobs::status::requeue_uncounted(&mut tx, message.job_id, e.to_string()).await?;
+            tx.commit().await?;
+            Err(e)
+        }
         Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {
             finished("retried");
             tracing::warn!(error = %telemetry::Chain(&e), "job failed; it will be retried");
