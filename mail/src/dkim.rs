@@ -11,6 +11,7 @@ use mail_auth::common::headers::HeaderWriter;
 use mail_auth::dkim::{Canonicalization, DkimSigner, Done};
 use rand::rngs::OsRng;
 use rand::RngCore;
+use rustls_pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer};
 
 /// The headers every copy is signed over (those a copy carries; a missing one is signed as absent, so it cannot
 /// be added later without breaking the signature).
@@ -191,6 +192,17 @@ enum Key {
     Ed25519(DkimSigner<Ed25519Key, Done>),
 }
 
+/// The signing key of a stored Ed25519 seed (ring wants the public half beside it, derived here).
+fn ed25519_key(seed: &[u8]) -> Result<Ed25519Key, DkimError> {
+    let seed: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| DkimError::Key("an Ed25519 seed is 32 bytes".to_owned()))?;
+    let public = ed25519_dalek::SigningKey::from_bytes(&seed)
+        .verifying_key()
+        .to_bytes();
+    Ed25519Key::from_seed_and_public_key(&seed, &public).map_err(|e| DkimError::Key(e.to_string()))
+}
+
 /// Signs messages for one domain with its key; built once per send and shared by the rendering threads.
 pub struct Signer {
     key: Key,
@@ -213,8 +225,10 @@ impl Signer {
         let key = match algorithm {
             Algorithm::Rsa => Key::Rsa(
                 DkimSigner::from_key(
-                    RsaKey::<Sha256>::from_pkcs1_der(private)
-                        .map_err(|e| DkimError::Key(e.to_string()))?,
+                    RsaKey::<Sha256>::from_key_der(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(
+                        private,
+                    )))
+                    .map_err(|e| DkimError::Key(e.to_string()))?,
                 )
                 .domain(domain)
                 .selector(selector)
@@ -223,14 +237,12 @@ impl Signer {
                 .body_canonicalization(Canonicalization::Relaxed),
             ),
             Algorithm::Ed25519 => Key::Ed25519(
-                DkimSigner::from_key(
-                    Ed25519Key::from_bytes(private).map_err(|e| DkimError::Key(e.to_string()))?,
-                )
-                .domain(domain)
-                .selector(selector)
-                .headers(SIGNED_HEADERS)
-                .header_canonicalization(Canonicalization::Relaxed)
-                .body_canonicalization(Canonicalization::Relaxed),
+                DkimSigner::from_key(ed25519_key(private)?)
+                    .domain(domain)
+                    .selector(selector)
+                    .headers(SIGNED_HEADERS)
+                    .header_canonicalization(Canonicalization::Relaxed)
+                    .body_canonicalization(Canonicalization::Relaxed),
             ),
         };
         Ok(Self { key })

@@ -45,7 +45,10 @@ pub(crate) async fn run(kind: &JobKind, ctx: &JobContext<'_>) -> Result<JobResul
         }
         JobKind::RefreshRetention {} => {
             let mut tx = ctx.tenancy.begin(ctx.client).await?;
+            // The answers read in the last day are computed again at once: nobody waits for them tomorrow.
+            let read = store::retention::warm::read_today(&mut tx).await?;
             let refreshed = store::retention::refresh(&mut tx).await?;
+            store::retention::warm::recompute_all(&mut tx, &read).await?;
             tx.commit().await?;
             return Ok(JobResult {
                 message: "Refreshed the retention figures.".to_owned(),

@@ -21,6 +21,8 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
     let mut segments_checked = tokio::time::Instant::now();
     // Raw delivery evidence past its 90 days goes soon after start, then hourly.
     let mut evidence_swept: Option<tokio::time::Instant> = None;
+    // Warming retention answers takes seconds on a large client: it runs beside the passes, one at a time.
+    let mut warming: Option<tokio::task::JoinHandle<()>> = None;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -37,6 +39,9 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
         if segments_checked.elapsed() >= SEGMENTS_EVERY {
             segments_checked = tokio::time::Instant::now();
             segments_pass(&tenancy, &queue).await;
+            if warming.as_ref().is_none_or(|w| w.is_finished()) {
+                warming = Some(tokio::spawn(retention_warm_pass(tenancy.clone())));
+            }
         }
         if evidence_swept.is_none_or(|at| at.elapsed() >= EVIDENCE_EVERY) {
             evidence_swept = Some(tokio::time::Instant::now());
@@ -183,6 +188,36 @@ pub async fn segments_due(
         .await?;
     tracing::info!(client = %client.short_name, "segments due; update queued");
     Ok(true)
+}
+
+/// Every client's retention answers that someone read in the last hour are computed again before they expire
+/// (`store::retention::warm`); a client another worker warmed a moment ago is left alone.
+pub async fn retention_warm_pass(tenancy: Tenancy) {
+    let clients = match tenancy.list_clients().await {
+        Ok(clients) => clients,
+        Err(e) => {
+            tracing::warn!(error = %telemetry::Chain(&e), "retention warming could not list clients");
+            return;
+        }
+    };
+    for client in clients.into_iter().filter(|c| c.enabled) {
+        let warmed = async {
+            let mut tx = tenancy.begin(&client).await?;
+            let n = store::retention::warm::warm(&mut tx).await?;
+            tx.commit().await?;
+            Ok::<_, tenancy::TenancyError>(n)
+        }
+        .await;
+        match warmed {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(client = %client.short_name, answers = n, "retention answers warmed")
+            }
+            Err(e) => {
+                tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "retention warming skipped a client")
+            }
+        }
+    }
 }
 
 /// Queues the daily "Refresh Retention" (docs/retention.md) when the last refresh is a day old.

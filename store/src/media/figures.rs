@@ -42,6 +42,42 @@ pub async fn performance(
     to: NaiveDate,
     campaign_id: Option<i64>,
 ) -> Result<Vec<MediaRow>, sqlx::Error> {
+    figures(conn, level, false, from, to, campaign_id).await
+}
+
+/// [`performance`]'s rows at `level` and the total row (`None` when nothing was spent or touched), in one
+/// statement: the touches and their people are read once for both.
+pub async fn performance_with_total(
+    conn: &mut PgConnection,
+    level: Level,
+    from: NaiveDate,
+    to: NaiveDate,
+    campaign_id: Option<i64>,
+) -> Result<(Vec<MediaRow>, Option<MediaRow>), sqlx::Error> {
+    if level == Level::Total {
+        let total = figures(conn, level, false, from, to, campaign_id).await?;
+        return Ok((Vec::new(), total.into_iter().next()));
+    }
+    let mut rows = figures(conn, level, true, from, to, campaign_id).await?;
+    // The total is node 0 (no campaign, group or ad has id 0), sorted first.
+    let total = match rows.first() {
+        Some(row) if row.id == TOTAL_NODE => Some(rows.remove(0)),
+        _ => None,
+    };
+    Ok((rows, total))
+}
+
+/// The node id the total row carries when it comes with the rows of a level.
+const TOTAL_NODE: i64 = 0;
+
+async fn figures(
+    conn: &mut PgConnection,
+    level: Level,
+    with_total: bool,
+    from: NaiveDate,
+    to: NaiveDate,
+    campaign_id: Option<i64>,
+) -> Result<Vec<MediaRow>, sqlx::Error> {
     let (name, campaign, group, platform) = match level {
         Level::Campaign => ("c.name", "null::text", "null::text", "c.platform"),
         Level::Group => ("g.name", "c.name", "null::text", "c.platform"),
@@ -50,10 +86,15 @@ pub async fn performance(
     };
     let sql = format!(
         "with s as (select time_zone as tz from app_settings limit 1),
-         nodes as (
+         level_nodes as (
              select a.id as ad_id, {node} as node_id
              from ads a join ad_groups g on g.id = a.group_id join ad_campaigns c on c.id = g.campaign_id
              where ($3::bigint is null or c.id = $3)
+         ),
+         nodes as (
+             select ad_id, node_id from level_nodes
+             union all
+             select ad_id, {TOTAL_NODE}::bigint from level_nodes where {with_total}
          ),
          delivery as (
              select n.node_id, sum(d.spend) as spend, sum(d.impressions)::bigint as impressions,
@@ -95,6 +136,8 @@ pub async fn performance(
              where p.contact_id is not null
                and c.paid_at >= p.touch_day::timestamp at time zone s.tz
                and c.paid_at < (p.touch_day + 366)::timestamp at time zone s.tz
+               and c.paid_at >= $1::timestamp at time zone s.tz
+               and c.paid_at < ($2 + 366)::timestamp at time zone s.tz
              union all
              select p.node_id, p.touch_day, (c.paid_at at time zone s.tz)::date,
                     case when c.amount > 0 and (c.refund_id is not null or c.refunded_at is not null)
@@ -134,8 +177,9 @@ pub async fn performance(
              left join counts n on n.node_id = k.node_id
              left join revenue r on r.node_id = k.node_id
          )
-         select f.node_id as id, {name} as name, {campaign} as campaign, {group} as ad_group,
-                {platform} as platform,
+         select f.node_id as id,
+                case when f.node_id = {TOTAL_NODE} and {with_total} then 'Total' else {name} end as name,
+                {campaign} as campaign, {group} as ad_group, {platform} as platform,
                 f.spend::numeric(16, 2)::text as spend, f.impressions, f.clicks,
                 f.conversions::numeric(16, 2)::text as conversions,
                 round(f.spend * 1000 / nullif(f.impressions, 0), 2)::text as cpm,
@@ -153,12 +197,13 @@ pub async fn performance(
          left join ads a on a.id = f.node_id and {is_ad}
          left join ad_groups g on g.id = coalesce(a.group_id, case when {is_group} then f.node_id end)
          left join ad_campaigns c on c.id = coalesce(g.campaign_id, case when {is_campaign} then f.node_id end)
-         order by f.spend desc, 2, 1
-         limit 5000",
+         order by f.node_id = {TOTAL_NODE} and {with_total} desc, f.spend desc, 2, 1
+         limit {limit}",
         node = level.node_sql(),
         is_ad = level == Level::Ad,
         is_group = level == Level::Group,
         is_campaign = level == Level::Campaign,
+        limit = if with_total { 5001 } else { 5000 },
     );
     sqlx::query_as::<_, MediaRow>(sqlx::AssertSqlSafe(sql))
         .bind(from)

@@ -5,7 +5,7 @@ mod figures;
 pub mod import;
 
 use chrono::NaiveDate;
-pub use figures::{performance, series, MediaDay, MediaRow};
+pub use figures::{performance, performance_with_total, series, MediaDay, MediaRow};
 use import::{AdDay, AdPlatform};
 use serde::Serialize;
 use sqlx::PgConnection;

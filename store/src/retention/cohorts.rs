@@ -176,7 +176,7 @@ pub async fn cohorts(
     .await
 }
 
-async fn compute(
+pub(crate) async fn compute(
     conn: &mut PgConnection,
     grain: Grain,
     by: SourceBy,

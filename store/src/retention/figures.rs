@@ -16,11 +16,15 @@ where
     T: Serialize + DeserializeOwned,
     F: AsyncFnOnce(&mut PgConnection) -> Result<T, sqlx::Error>,
 {
-    let hit: Option<(sqlx::types::Json<serde_json::Value>, DateTime<Utc>)> =
-        sqlx::query_as("select body, computed from retention_figures where key = $1")
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await?;
+    // A read is noted (at most once a minute) so the scheduler keeps the answers people look at warm.
+    let hit: Option<(sqlx::types::Json<serde_json::Value>, DateTime<Utc>)> = sqlx::query_as(
+        "with read as (update retention_figures set read_at = now()
+                       where key = $1 and (read_at is null or read_at < now() - interval '1 minute'))
+         select body, computed from retention_figures where key = $1",
+    )
+    .bind(key)
+    .fetch_optional(&mut *conn)
+    .await?;
     if let Some((body, computed)) = hit {
         let fresh = max_age.is_none_or(|age| Utc::now() - computed <= age);
         // A body written by an older build that no longer reads is computed again.
@@ -29,17 +33,63 @@ where
         }
     }
     let value = compute(&mut *conn).await?;
-    let body = serde_json::to_value(&value).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    let computed: DateTime<Utc> = sqlx::query_scalar(
-        "insert into retention_figures (key, body, computed) values ($1, $2, now())
+    let computed = put(conn, key, &value).await?;
+    Ok((value, computed))
+}
+
+/// Stores `value` as the answer under `key`, computed now; answers that time.
+pub(crate) async fn put<T: Serialize>(
+    conn: &mut PgConnection,
+    key: &str,
+    value: &T,
+) -> Result<DateTime<Utc>, sqlx::Error> {
+    let body = serde_json::to_value(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query_scalar(
+        "insert into retention_figures (key, body, computed, read_at) values ($1, $2, now(), now())
          on conflict (key) do update set body = excluded.body, computed = excluded.computed
          returning computed",
     )
     .bind(key)
     .bind(sqlx::types::Json(body))
-    .fetch_one(&mut *conn)
+    .fetch_one(conn)
+    .await
+}
+
+/// The keys of the answers read since `read_since` that were computed before `computed_before`: those worth
+/// computing again before anyone waits for them.
+pub(crate) async fn read_keys(
+    conn: &mut PgConnection,
+    read_since: DateTime<Utc>,
+    computed_before: DateTime<Utc>,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "select key from retention_figures where read_at >= $1 and computed < $2 order by key",
+    )
+    .bind(read_since)
+    .bind(computed_before)
+    .fetch_all(conn)
+    .await
+}
+
+/// Claims this client's warming pass when no worker ran one in the last `minutes` and some answer is due
+/// (read in the last hour, computed `stale_minutes` ago or more): true when this caller should run it.
+pub(crate) async fn claim_warming(
+    conn: &mut PgConnection,
+    minutes: i32,
+    stale_minutes: i32,
+) -> Result<bool, sqlx::Error> {
+    let claimed = sqlx::query(
+        "update retention_refreshes set warmed = now()
+         where (warmed is null or warmed < now() - make_interval(mins => $1))
+           and exists (select 1 from retention_figures
+                       where read_at >= now() - interval '1 hour'
+                         and computed < now() - make_interval(mins => $2))",
+    )
+    .bind(minutes)
+    .bind(stale_minutes)
+    .execute(conn)
     .await?;
-    Ok((value, computed))
+    Ok(claimed.rows_affected() > 0)
 }
 
 /// Rebuilds every donor's acquisition from the facts and drops the cached figures; answers the time.

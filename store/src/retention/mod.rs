@@ -8,6 +8,7 @@ pub mod donors;
 mod figures;
 mod period;
 pub mod sustainers;
+pub mod warm;
 
 pub use figures::{claim_daily_refresh, refresh, refreshed};
 pub use period::{PeriodKind, Periods};

@@ -64,7 +64,7 @@ pub(crate) const SERIES: &str = "
         from donor_months where recurring_gifts > 0
         window w as (partition by donor order by month))";
 
-async fn compute(conn: &mut PgConnection) -> Result<Sustainers, sqlx::Error> {
+pub(crate) async fn compute(conn: &mut PgConnection) -> Result<Sustainers, sqlx::Error> {
     let this_month = super::period::first_of(super::client_today(&mut *conn).await?);
     let last = this_month - chrono::Months::new(1);
     let first = this_month - chrono::Months::new(MONTHS);

@@ -140,16 +140,12 @@ impl MediaApi {
             .0
             .tx(&state, PAGE_MEDIA, async |tx| {
                 let (from, to) = range(tx, from.0, to.0).await?;
-                let rows = media::performance(tx, level, from, to, campaign_id.0).await?;
-                let total = media::performance(tx, Level::Total, from, to, campaign_id.0).await?;
+                let (rows, total) =
+                    media::performance_with_total(tx, level, from, to, campaign_id.0).await?;
                 Ok(((from, to), rows, total))
             })
             .await?;
-        let total = total
-            .into_iter()
-            .next()
-            .map(MediaRow::from)
-            .unwrap_or_else(empty_total);
+        let total = total.map(MediaRow::from).unwrap_or_else(empty_total);
         Ok(Json(MediaPerformance {
             from,
             to,

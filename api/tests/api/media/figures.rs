@@ -290,6 +290,39 @@ async fn meta_and_google_exports_import_and_figures_equal_a_hand_computation() {
     );
     assert_eq!(perf["total"]["spend"], json!("1200.00"));
     assert_eq!(perf["total"]["clicks"], json!(750));
+    // The total comes from the statement that reads the rows; it is every ad's figures at once (a person touched
+    // by two ads counts once), exactly as the total computed alone.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    let day = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
+    let alone = store::media::performance(
+        &mut tx,
+        store::media::Level::Total,
+        day("2026-10-01"),
+        day("2026-10-02"),
+        None,
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let alone = &alone[0];
+    assert_eq!(
+        (
+            perf["total"]["name"].as_str(),
+            perf["total"]["newContacts"].as_i64(),
+            perf["total"]["newDonors"].as_i64(),
+            perf["total"]["revenue0"].as_str(),
+            perf["total"]["revenue365"].as_str(),
+            perf["total"]["costPerDonor"].as_str(),
+        ),
+        (
+            Some("Total"),
+            Some(alone.new_contacts),
+            Some(alone.new_donors),
+            Some(alone.revenue_0.as_str()),
+            Some(alone.revenue_365.as_str()),
+            alone.cost_per_donor.as_deref(),
+        )
+    );
 
     // The Media ROAS report is the campaign table: same numbers on the page, in the CSV and in the XLSX.
     let range = "from=2026-10-01&to=2026-10-02";

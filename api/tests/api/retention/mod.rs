@@ -3,6 +3,7 @@
 
 mod fep;
 mod page;
+mod warm;
 
 use crate::helpers::*;
 

@@ -7,7 +7,7 @@ use super::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-const FIXTURE: &str = "
+pub(crate) const FIXTURE: &str = "
     insert into origin_codes (name) values ('web'), ('petition');
     insert into contacts (email, origin_code_id)
     values ('s1@example.org', (select id from origin_codes where name = 'web')),
