@@ -66,11 +66,13 @@ pub async fn rates(
              select mr.mailing_id, mr.contact_id, mr.status,
                     case $1 when 'mailing' then mr.mailing_id::text
                             when 'sender_domain' then coalesce(lower(split_part(s.from_address, '@', 2)), '')
-                            else mailbox_provider(mr.email) end as grp,
+                            else coalesce(d.provider, mailbox_provider(mr.email)) end as grp,
                     case when $1 = 'mailing' then m.name end as label
              from mailing_recipients mr
              join mailings m on m.id = mr.mailing_id
              left join senders s on s.id = m.sender_id
+             left join recipient_domain_providers d
+                    on $1 = 'provider' and d.domain = lower(split_part(mr.email, '@', 2))
              where mr.status in ('sent', 'bounced')
                and ($2::bigint is null or mr.mailing_id = $2)
                and ($3::timestamptz is null or coalesce(mr.sent_at, m.send_time) >= $3)
@@ -120,4 +122,24 @@ pub async fn day_bounds(
     .bind(to)
     .fetch_one(conn)
     .await
+}
+
+/// Notes the provider the send found for each custom recipient domain (from its MX hosts), so the rates per
+/// provider put the domain where the send paced it. A domain whose provider is already noted costs no write.
+pub async fn note_domain_providers(
+    conn: &mut PgConnection,
+    domains: &[String],
+    providers: &[&str],
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into recipient_domain_providers (domain, provider)
+         select * from unnest($1::text[], $2::text[])
+         on conflict (domain) do update set provider = excluded.provider, looked_up = now()
+             where recipient_domain_providers.provider <> excluded.provider",
+    )
+    .bind(domains)
+    .bind(providers)
+    .execute(conn)
+    .await?;
+    Ok(())
 }

@@ -35,6 +35,7 @@ pub(super) fn spawn_batch(
             Some(mx) => mx.of_domains(batch.iter().map(|r| r.1.as_str())).await,
             None => HashMap::new(),
         });
+        note_providers(&tenancy, &client, &by_domain).await?;
         // Two halves on two blocking threads: the machine's two cores render in parallel.
         let client_id = client.id;
         let mut first = batch;
@@ -112,4 +113,23 @@ pub(super) async fn next_recipients(
     }
     tx.commit().await?;
     Ok(batch)
+}
+
+/// Keeps the providers the MX hosts gave the batch's custom domains, for the rates per provider.
+async fn note_providers(
+    tenancy: &tenancy::Tenancy,
+    client: &tenancy::Client,
+    by_domain: &HashMap<String, MailboxProvider>,
+) -> Result<(), JobError> {
+    if by_domain.is_empty() {
+        return Ok(());
+    }
+    let (domains, providers): (Vec<String>, Vec<&str>) = by_domain
+        .iter()
+        .map(|(domain, provider)| (domain.clone(), provider.as_str()))
+        .unzip();
+    let mut tx = tenancy.begin(client).await?;
+    store::deliverability::rates::note_domain_providers(&mut tx, &domains, &providers).await?;
+    tx.commit().await?;
+    Ok(())
 }

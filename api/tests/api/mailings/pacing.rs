@@ -165,6 +165,36 @@ async fn custom_domains_are_paced_with_the_provider_their_mx_hosts_belong_to() {
             "the domains without a provider's MX did not wait behind {domain}"
         );
     }
+
+    // The rates per provider put each domain where the send paced it: the Workspace domain with Gmail, the
+    // Microsoft 365 one with Microsoft.
+    let rates = app
+        .get_json(
+            &format!("/api/delivery-rates?by=provider&mailingId={id}"),
+            &session,
+        )
+        .await;
+    let mut sent: Vec<(String, i64)> = rates
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["group"].as_str().unwrap().to_owned(),
+                r["sent"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    sent.sort();
+    assert_eq!(
+        sent,
+        vec![
+            ("gmail".to_owned(), 4),
+            ("microsoft".to_owned(), 4),
+            ("other".to_owned(), 6)
+        ],
+        "{rates}"
+    );
 }
 
 #[tokio::test]
