@@ -10,6 +10,9 @@ use std::sync::Arc;
 use telemetry::Chain;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
+/// How long a round waits for more messages after its first.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// What became of one message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -49,10 +52,21 @@ impl Committer {
                     return;
                 };
                 let mut round = vec![first];
+                // The sessions answered by the last round send their next messages a moment after the first of
+                // them arrives: waiting a millisecond for them makes one round of many instead of a round of one
+                // followed by a round of the rest.
+                let linger = tokio::time::sleep(LINGER);
+                tokio::pin!(linger);
                 while round.len() < max_batch {
                     match queue.try_recv() {
                         Ok(job) => round.push(job),
-                        Err(_) => break,
+                        Err(_) => tokio::select! {
+                            job = queue.recv() => match job {
+                                Some(job) => round.push(job),
+                                None => break,
+                            },
+                            _ = &mut linger => break,
+                        },
                     }
                 }
                 let tenancy = tenancy.clone();
