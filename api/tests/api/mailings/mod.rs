@@ -105,7 +105,8 @@ pub(crate) async fn wait_for_delivery(
     state: &str,
 ) -> Value {
     let mut mailing = Value::Null;
-    for _ in 0..300 {
+    // Two minutes: under the whole test run's load a scheduler pass over every client can take many seconds.
+    for _ in 0..1200 {
         mailing = app
             .get_json(&format!("/api/crm-mailing/{id}"), session)
             .await;
