@@ -84,15 +84,13 @@ pub(crate) async fn execute_locked(
         Err(e @ JobError::Busy(_)) => {
             finished("retried");
             tracing::info!(error = %e, "job waits for another worker; it will be retried");
-            let mut tx = tenancy.begin(client).await?;
-            jobs::status::requeue_uncounted(&mut tx, message.job_id, e.to_string()).await?;
-            tx.commit().await?;
+            requeue(tenancy, client, message.job_id, &e, Attempt::Uncounted).await?;
             Err(e)
         }
         Err(e) if e.is_transient() && attempts < MAX_ATTEMPTS => {
             finished("retried");
             tracing::warn!(error = %telemetry::Chain(&e), "job failed; it will be retried");
-            requeue(tenancy, client, message.job_id, &e).await?;
+            requeue(tenancy, client, message.job_id, &e, Attempt::Counted).await?;
             Err(e)
         }
         Err(e) => {
@@ -119,14 +117,27 @@ async fn finish(
     Ok(())
 }
 
+/// Whether the attempt that is put back counts against the job's attempts.
+enum Attempt {
+    Counted,
+    /// It never started its work (another worker held what it needs).
+    Uncounted,
+}
+
 async fn requeue(
     tenancy: &Tenancy,
     client: &Client,
     job_id: i64,
     error: &JobError,
+    attempt: Attempt,
 ) -> Result<(), JobError> {
     let mut tx = tenancy.begin(client).await?;
-    jobs::status::requeue(&mut tx, job_id, error.to_string()).await?;
+    match attempt {
+        Attempt::Counted => jobs::status::requeue(&mut tx, job_id, error.to_string()).await?,
+        Attempt::Uncounted => {
+            jobs::status::requeue_uncounted(&mut tx, job_id, error.to_string()).await?
+        }
+    }
     tx.commit().await?;
     Ok(())
 }

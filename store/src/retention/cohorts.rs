@@ -169,7 +169,7 @@ pub async fn cohorts(
     grain: Grain,
     by: SourceBy,
 ) -> Result<(Cohorts, chrono::DateTime<chrono::Utc>), sqlx::Error> {
-    let key = format!("cohorts:{}:{}", grain.id(), by.id());
+    let key = super::warm::Answer::Cohorts(grain, by).key();
     cached(conn, &key, None, async |conn| {
         compute(conn, grain, by).await
     })

@@ -170,7 +170,7 @@ pub async fn summary(
     kind: PeriodKind,
     as_of: chrono::NaiveDate,
 ) -> Result<(Retention, chrono::DateTime<chrono::Utc>), sqlx::Error> {
-    let key = format!("retention:{}:{as_of}", kind.id());
+    let key = warm::Answer::Summary(kind, as_of).key();
     figures::cached(
         conn,
         &key,

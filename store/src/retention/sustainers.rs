@@ -49,7 +49,7 @@ pub async fn sustainers(
 ) -> Result<(Sustainers, chrono::DateTime<chrono::Utc>), sqlx::Error> {
     cached(
         conn,
-        "sustainers",
+        &super::warm::Answer::Sustainers.key(),
         Some(chrono::Duration::minutes(15)),
         async |conn| compute(conn).await,
     )

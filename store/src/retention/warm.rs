@@ -48,31 +48,56 @@ pub async fn recompute_all(conn: &mut PgConnection, keys: &[String]) -> Result<u
     Ok(done)
 }
 
-/// Computes the answer stored under `key` (as `summary`, `sustainers` and `cohorts` name them) and stores it.
+/// Which answer a stored key holds. The key is written and read here only, so the answers the pages store and
+/// the ones warming computes again cannot drift apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answer {
+    Summary(PeriodKind, chrono::NaiveDate),
+    Sustainers,
+    Cohorts(Grain, SourceBy),
+}
+
+impl Answer {
+    pub(crate) fn key(self) -> String {
+        match self {
+            Self::Summary(kind, as_of) => format!("retention:{}:{as_of}", kind.id()),
+            Self::Sustainers => "sustainers".to_owned(),
+            Self::Cohorts(grain, by) => format!("cohorts:{}:{}", grain.id(), by.id()),
+        }
+    }
+
+    /// `None` for a key this build does not write (an older build's answer, left to expire).
+    fn parse(key: &str) -> Option<Self> {
+        let parts: Vec<&str> = key.split(':').collect();
+        match parts.as_slice() {
+            ["retention", kind, day] => {
+                Some(Self::Summary(PeriodKind::parse(kind)?, day.parse().ok()?))
+            }
+            ["sustainers"] => Some(Self::Sustainers),
+            ["cohorts", grain, by] => {
+                Some(Self::Cohorts(Grain::parse(grain)?, SourceBy::parse(by)?))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Computes the answer stored under `key` and stores it; false for a key this build does not write.
 async fn recompute(conn: &mut PgConnection, key: &str) -> Result<bool, sqlx::Error> {
-    let parts: Vec<&str> = key.split(':').collect();
-    match parts.as_slice() {
-        ["retention", kind, day] => {
-            let (Some(kind), Ok(day)) = (PeriodKind::parse(kind), day.parse()) else {
-                return Ok(false);
-            };
+    match Answer::parse(key) {
+        Some(Answer::Summary(kind, day)) => {
             let value = donor_retention(&mut *conn, kind, day).await?;
             put(conn, key, &value).await?;
-            Ok(true)
         }
-        ["sustainers"] => {
+        Some(Answer::Sustainers) => {
             let value = sustainers::compute(&mut *conn).await?;
             put(conn, key, &value).await?;
-            Ok(true)
         }
-        ["cohorts", grain, by] => {
-            let (Some(grain), Some(by)) = (Grain::parse(grain), SourceBy::parse(by)) else {
-                return Ok(false);
-            };
+        Some(Answer::Cohorts(grain, by)) => {
             let value = cohorts::compute(&mut *conn, grain, by).await?;
             put(conn, key, &value).await?;
-            Ok(true)
         }
-        _ => Ok(false),
+        None => return Ok(false),
     }
+    Ok(true)
 }
