@@ -358,3 +358,76 @@ async fn issue_15_a_held_experiment_waits_for_send_winner() {
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
 }
+
+/// Issue 31: an experiment respects the programme's frequency cap. Four contacts already had the day's one
+/// e-mail: the test cells are drawn from the other 36 (still even), the winner send leaves the four out and the
+/// mailing says it held them back; nobody is mailed twice.
+#[tokio::test]
+async fn issue_31_an_experiment_leaves_out_who_reached_the_cap_in_its_cells_and_its_winner_send() {
+    let (port, inbox) = start_sink().await;
+    let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
+    let _worker = app.start_worker().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    let id = mailing(&app, &client, &session, 40).await;
+    let response = app
+        .api(Method::PUT, "/api/journeys/limits", &session)
+        .json(&json!({ "per_day": 1, "per_week": null, "quiet_start_hour": null, "quiet_end_hour": null }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    // x0…x3 had an earlier mailing today.
+    let mut tx = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query(
+        "with m as (insert into mailings (name, subject_line, sender_id, send_time, body_html, is_draft, send_attempt,
+                                          delivery)
+                    select 'Earlier', 'Earlier', id, now(), '', false, now(), 'done' from senders limit 1
+                    returning id)
+         insert into mailing_recipients (mailing_id, contact_id, email, first_name, status, sent_at)
+         select m.id, c.id, c.email, c.first_name, 'sent', now() from m, contacts c
+         where c.email in ('x0@example.org', 'x1@example.org', 'x2@example.org', 'x3@example.org')",
+    )
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let capped: HashSet<String> = (0..4).map(|i| format!("x{i}@example.org")).collect();
+
+    let (_, x) = post(&app, &session, "/api/experiments", experiment(id, false)).await;
+    let xid = x["id"].as_i64().unwrap();
+    let (status, x) = post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/start"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{x}");
+    wait_sent(&app, &session, id).await;
+    let test = recipients(&inbox);
+    // Half of the 36 the cap lets through, nine per variant.
+    assert_eq!(test.len(), 18, "{test:?}");
+    assert_eq!(test.iter().filter(|m| m.1 == "Other").count(), 9);
+    assert!(test.iter().all(|m| !capped.contains(&m.0)), "{test:?}");
+
+    // Nothing wins on no opens: a person sends A to the rest.
+    pass(&app, &client).await;
+    let (status, x) = post(
+        &app,
+        &session,
+        &format!("/api/experiments/{xid}/send-winner"),
+        json!({ "variant": "A" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{x}");
+    wait_sent(&app, &session, id).await;
+    let all = recipients(&inbox);
+    assert_eq!(all.len(), 36, "{all:?}");
+    assert_eq!(all.iter().map(|m| &m.0).collect::<HashSet<_>>().len(), 36);
+    assert!(all.iter().all(|m| !capped.contains(&m.0)), "{all:?}");
+    let m = app
+        .get_json(&format!("/api/crm-mailing/{id}"), &session)
+        .await;
+    assert_eq!(m["heldBack"], 4, "{m}");
+}

@@ -82,9 +82,16 @@ pub enum OnCap {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {
+    /// An e-mail: a template's body or the step's own (`body_html`), with variants B, C … that recipients are
+    /// dealt to evenly (as a mailing's are).
     Send {
-        template_id: i64,
+        #[serde(default)]
+        template_id: Option<i64>,
         subject: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body_html: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        variants: Vec<SendVariant>,
         #[serde(default)]
         on_cap: OnCap,
         #[serde(default)]
@@ -133,6 +140,21 @@ pub enum Action {
     },
     End {},
 }
+
+/// A send step's variant: its own subject, its own body, or both (a missing one is the step's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendVariant {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_html: Option<String>,
+}
+
+/// A send step has at most this many variants besides A (B to E).
+pub const MAX_SEND_VARIANTS: usize = 4;
+/// The longest body a send step (or one of its variants) may hold, as a mailing's.
+pub const MAX_BODY_CHARS: usize = 500_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]

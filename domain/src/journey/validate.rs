@@ -1,6 +1,8 @@
 //! The checks on save: each refusal names the step it is about, so the builder can point at it.
 
-use super::{Action, Condition, Definition, Trigger};
+use super::{
+    Action, Condition, Definition, SendVariant, Trigger, MAX_BODY_CHARS, MAX_SEND_VARIANTS,
+};
 use std::collections::{HashMap, HashSet};
 
 /// At most this many steps in one journey.
@@ -46,7 +48,10 @@ impl Definition {
         }
         for s in &self.steps {
             match &s.action {
-                Action::Send { template_id, .. } => {
+                Action::Send {
+                    template_id: Some(template_id),
+                    ..
+                } => {
                     refs.templates.insert(*template_id);
                 }
                 Action::AddToList { list_id, .. } | Action::RemoveFromList { list_id, .. } => {
@@ -258,19 +263,17 @@ fn check_step(id: &str, action: &Action, known: &Refs) -> Result<(), InvalidJour
         Action::Send {
             template_id,
             subject,
+            body_html,
+            variants,
             ..
-        } => {
-            if !known.templates.contains(template_id) {
-                return bad(format!(
-                    "Step \"{id}\" uses template {template_id}, which does not exist."
-                ));
-            }
-            if subject.trim().is_empty() || subject.len() > 300 {
-                return bad(format!(
-                    "Step \"{id}\" needs a subject of at most 300 characters."
-                ));
-            }
-        }
+        } => check_send(
+            id,
+            *template_id,
+            subject,
+            body_html.as_deref(),
+            variants,
+            known,
+        )?,
         Action::Wait { hours, .. } if *hours > 24 * 366 => {
             return bad(format!("Step \"{id}\" waits more than a year."));
         }
@@ -303,6 +306,57 @@ fn check_step(id: &str, action: &Action, known: &Refs) -> Result<(), InvalidJour
             ));
         }
         _ => {}
+    }
+    Ok(())
+}
+
+fn check_send(
+    id: &str,
+    template_id: Option<i64>,
+    subject: &str,
+    body_html: Option<&str>,
+    variants: &[SendVariant],
+    known: &Refs,
+) -> Result<(), InvalidJourney> {
+    let subject_ok = |s: &str| !s.trim().is_empty() && s.chars().count() <= 300;
+    let body_ok = |b: &str| !b.trim().is_empty() && b.chars().count() <= MAX_BODY_CHARS;
+    match (template_id, body_html) {
+        (Some(_), Some(_)) => {
+            return bad(format!(
+                "Step \"{id}\" has both a template and its own body: keep one."
+            ))
+        }
+        (None, None) => return bad(format!("Step \"{id}\" needs a template or its own body.")),
+        (Some(t), None) if !known.templates.contains(&t) => {
+            return bad(format!(
+                "Step \"{id}\" uses template {t}, which does not exist."
+            ))
+        }
+        (None, Some(b)) if !body_ok(b) => {
+            return bad(format!(
+                "Step \"{id}\" needs a body of at most {MAX_BODY_CHARS} characters."
+            ))
+        }
+        _ => {}
+    }
+    if !subject_ok(subject) {
+        return bad(format!(
+            "Step \"{id}\" needs a subject of at most 300 characters."
+        ));
+    }
+    if variants.len() > MAX_SEND_VARIANTS {
+        return bad(format!(
+            "Step \"{id}\" has more than {MAX_SEND_VARIANTS} variants besides A."
+        ));
+    }
+    for (v, letter) in variants.iter().zip('B'..) {
+        let bad_subject = v.subject.as_deref().is_some_and(|s| !subject_ok(s));
+        let bad_body = v.body_html.as_deref().is_some_and(|b| !body_ok(b));
+        if (v.subject.is_none() && v.body_html.is_none()) || bad_subject || bad_body {
+            return bad(format!(
+                "Variant {letter} of step \"{id}\" needs its own subject (at most 300 characters) or body."
+            ));
+        }
     }
     Ok(())
 }

@@ -3,8 +3,9 @@
 use super::{figures, get, testable_mailing, ExperimentError};
 use sqlx::PgConnection;
 
-/// Starts the test: draws the cells, writes them as the mailing's recipients and marks the mailing as being
-/// sent. The caller queues the mailing's send in the same transaction. Answers the mailing's id.
+/// Starts the test: draws the cells from the audience the programme's frequency cap lets through now, writes
+/// them as the mailing's recipients and marks the mailing as being sent. The caller queues the mailing's send in
+/// the same transaction. Answers the mailing's id.
 pub async fn start(conn: &mut PgConnection, id: i64) -> Result<i64, ExperimentError> {
     let x = get(conn, id).await?;
     if x.status != "draft" {
@@ -13,15 +14,18 @@ pub async fn start(conn: &mut PgConnection, id: i64) -> Result<i64, ExperimentEr
         ));
     }
     let letters = testable_mailing(conn, x.mailing_id).await?;
+    // The journeys' clock, so the cap counts the same day as the journeys and regular sends do.
+    let at = crate::journeys::clock::now(&mut *conn).await?;
     let cells: Vec<(String, i64)> = sqlx::query_as(
         "with c as (insert into experiment_cells (experiment_id, contact_id, variant)
-                    select $1, contact_id, variant from experiment_test_cells($2, $3::numeric)
+                    select $1, contact_id, variant from experiment_test_cells($2, $3::numeric, $4)
                     returning variant)
          select variant, count(*) from c group by 1",
     )
     .bind(id)
     .bind(x.mailing_id)
     .bind(x.test_fraction)
+    .bind(at)
     .fetch_all(&mut *conn)
     .await?;
     if cells.len() < letters.len() {
@@ -141,17 +145,32 @@ pub async fn begin_winner_send(
         return Err(ExperimentError::Invalid("Unknown variant".to_owned()));
     }
     // Everyone the mailing reaches now who has no recipient row yet: the test cells already have theirs, so
-    // nobody is written (or mailed) twice.
+    // nobody is written (or mailed) twice. Whoever the frequency cap holds back now is left out and recorded,
+    // as a regular send does (the cap never counts this mailing's own test e-mails).
+    let at = crate::journeys::clock::now(&mut *conn).await?;
     sqlx::query(
-        "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
+        "with rest as (
+             select a.contact_id from mailing_audience($1) a
+             where not exists (select 1 from mailing_recipients r
+                               where r.mailing_id = $1 and r.contact_id = a.contact_id)
+         ),
+         held as (
+             insert into mailing_held_back (mailing_id, contact_id)
+             select $1, k.contact_id from mailing_capped($1, $3) k
+             where k.contact_id in (select contact_id from rest)
+             on conflict do nothing
+             returning contact_id
+         )
+         insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant, segment_id)
          select $1, c.id, c.email, c.first_name, $2,
                 coalesce((select m.segment_id from mailings m where m.id = $1), 0)
-         from mailing_audience($1) a join contacts c on c.id = a.contact_id
-         where not exists (select 1 from mailing_recipients r where r.mailing_id = $1 and r.contact_id = a.contact_id)
+         from rest join contacts c on c.id = rest.contact_id
+         where not exists (select 1 from held h where h.contact_id = rest.contact_id)
          on conflict (mailing_id, contact_id) do nothing",
     )
     .bind(x.mailing_id)
     .bind(&letter)
+    .bind(at)
     .execute(&mut *conn)
     .await?;
     sqlx::query("update mailings set delivery = 'sending', delivery_message = null where id = $1")

@@ -38,7 +38,9 @@ const CONVERTED: &str =
     "exists (select 1 from contributions c where c.contact_id = jc.contact_id and c.amount > 0
      and c.paid_at >= jc.entered_at and c.paid_at <= coalesce(jc.left_at, 'infinity'))";
 
-/// Per step of `version` (every step that was reached, or has a mailing).
+/// Per step of `version` (every step that was reached, or has a mailing). A send step has one mailing per
+/// client day it mails, so its figures add up its mailings; a contact who opens two of them (re-entering after
+/// some days) counts once for each.
 pub async fn steps(
     conn: &mut PgConnection,
     journey_id: i64,
@@ -49,7 +51,8 @@ pub async fn steps(
              select step_id, count(*) as reached, count(*) filter (where outcome = 'sent') as sent
              from journey_step_sends where journey_id = $1 and version = $2 group by step_id
          ), mails as (
-             select step_id, mailing_id from journey_step_mailings where journey_id = $1 and version = $2
+             select step_id, array_agg(mailing_id) as ids from journey_step_mailings
+             where journey_id = $1 and version = $2 group by step_id
          )
          select coalesce(r.step_id, m.step_id) as step_id,
                 coalesce(r.reached, 0) as reached, coalesce(r.sent, 0) as sent,
@@ -58,16 +61,62 @@ pub async fn steps(
                 coalesce(g.gifts, 0) as gifts, coalesce(g.revenue_cents, 0) as revenue_cents
          from reached r full join mails m on m.step_id = r.step_id
          left join lateral (
-             select count(distinct ev.contact_id) filter (where ev.kind = 'open' and not ev.machine) as human_opens,
-                    count(distinct ev.contact_id) filter (where ev.kind = 'click' and not ev.machine) as clicks,
+             select count(distinct (ev.mailing_id, ev.contact_id))
+                        filter (where ev.kind = 'open' and not ev.machine) as human_opens,
+                    count(distinct (ev.mailing_id, ev.contact_id))
+                        filter (where ev.kind = 'click' and not ev.machine) as clicks,
                     count(*) filter (where ev.kind = 'unsubscribe') as unsubscribes
-             from mailing_events ev where ev.mailing_id = m.mailing_id
+             from mailing_events ev where ev.mailing_id = any(m.ids)
          ) e on true
          left join lateral (
              select count(*) filter (where c.amount > 0) as gifts, sum({NET_CENTS})::bigint as revenue_cents
-             from contributions c where c.mailing_id = m.mailing_id
+             from contributions c where c.mailing_id = any(m.ids)
          ) g on true
          order by 1"
+    )))
+    .bind(journey_id)
+    .bind(version)
+    .fetch_all(conn)
+    .await
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct VariantFigures {
+    pub step_id: String,
+    /// 'a', 'b' …
+    pub variant: String,
+    pub recipients: i64,
+    pub human_opens: i64,
+    pub clicks: i64,
+    pub gifts: i64,
+    pub revenue_cents: i64,
+}
+
+/// Per send step of `version` and variant: the recipients dealt to it and what they did, by the definitions of
+/// the step figures (a gift counts for the variant its giver received).
+pub async fn variants(
+    conn: &mut PgConnection,
+    journey_id: i64,
+    version: i32,
+) -> Result<Vec<VariantFigures>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select m.step_id, r.variant, count(*) as recipients,
+                count(*) filter (where exists (
+                    select 1 from mailing_events ev where ev.mailing_id = r.mailing_id
+                    and ev.contact_id = r.contact_id and ev.kind = 'open' and not ev.machine)) as human_opens,
+                count(*) filter (where exists (
+                    select 1 from mailing_events ev where ev.mailing_id = r.mailing_id
+                    and ev.contact_id = r.contact_id and ev.kind = 'click' and not ev.machine)) as clicks,
+                coalesce(sum(g.gifts), 0)::bigint as gifts, coalesce(sum(g.revenue_cents), 0)::bigint as revenue_cents
+         from journey_step_mailings m
+         join mailing_recipients r on r.mailing_id = m.mailing_id
+         left join lateral (
+             select count(*) filter (where c.amount > 0) as gifts, sum({NET_CENTS})::bigint as revenue_cents
+             from contributions c where c.mailing_id = r.mailing_id and c.contact_id = r.contact_id
+         ) g on true
+         where m.journey_id = $1 and m.version = $2
+         group by m.step_id, r.variant
+         order by 1, 2"
     )))
     .bind(journey_id)
     .bind(version)

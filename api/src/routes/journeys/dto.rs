@@ -90,6 +90,24 @@ pub struct JourneyStepFigures {
     /// Revenue per 1,000 e-mails sent, in cents.
     #[oai(nullable)]
     pub rpm_cents: Option<i64>,
+    /// A send step's figures per variant (one row, A, when it has none).
+    pub variants: Vec<JourneyVariantFigures>,
+}
+
+#[derive(Debug, Object)]
+pub struct JourneyVariantFigures {
+    /// "A", "B" …
+    pub variant: String,
+    pub recipients: i64,
+    pub human_opens: i64,
+    pub clicks: i64,
+    #[oai(nullable)]
+    pub gifts: Option<i64>,
+    #[oai(nullable)]
+    pub revenue_cents: Option<i64>,
+    /// Revenue per 1,000 recipients, in cents.
+    #[oai(nullable)]
+    pub rpm_cents: Option<i64>,
 }
 
 #[derive(Debug, Object)]

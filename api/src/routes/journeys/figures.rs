@@ -1,6 +1,6 @@
 //! A journey's figures for one version, money left out without the permissions that show revenue.
 
-use super::{not_found, JourneyFigures, JourneyStepFigures, JourneyWeek};
+use super::{not_found, JourneyFigures, JourneyStepFigures, JourneyVariantFigures, JourneyWeek};
 use crate::auth::{ClientSession, Needs};
 use crate::error::ApiError;
 use crate::routes::mailings::MONEY_PERMISSIONS;
@@ -12,7 +12,7 @@ pub(super) async fn figures(
     id: i64,
     version: Option<i32>,
 ) -> Result<JourneyFigures, ApiError> {
-    let (version, steps, weeks, totals) = session
+    let (version, steps, variants, weeks, totals) = session
         .tx(state, Needs::Nothing, async |tx| {
             let j = store::journeys::get(tx, id).await?.ok_or_else(not_found)?;
             let version = version.unwrap_or(j.version);
@@ -22,9 +22,10 @@ pub(super) async fn figures(
                 ));
             }
             let steps = store::journeys::figures::steps(tx, id, version).await?;
+            let variants = store::journeys::figures::variants(tx, id, version).await?;
             let weeks = store::journeys::figures::weeks(tx, id, version).await?;
             let totals = store::journeys::figures::totals(tx, id, version).await?;
-            Ok((version, steps, weeks, totals))
+            Ok((version, steps, variants, weeks, totals))
         })
         .await?;
     let money = session.may(&MONEY_PERMISSIONS);
@@ -33,13 +34,20 @@ pub(super) async fn figures(
         steps: steps
             .into_iter()
             .map(|s| JourneyStepFigures {
-                rpm_cents: money.then(|| {
-                    if s.sent == 0 {
-                        0
-                    } else {
-                        s.revenue_cents * 1000 / s.sent
-                    }
-                }),
+                rpm_cents: money.then(|| rpm(s.revenue_cents, s.sent)),
+                variants: variants
+                    .iter()
+                    .filter(|v| v.step_id == s.step_id)
+                    .map(|v| JourneyVariantFigures {
+                        variant: v.variant.to_uppercase(),
+                        recipients: v.recipients,
+                        human_opens: v.human_opens,
+                        clicks: v.clicks,
+                        gifts: money.then_some(v.gifts),
+                        revenue_cents: money.then_some(v.revenue_cents),
+                        rpm_cents: money.then(|| rpm(v.revenue_cents, v.recipients)),
+                    })
+                    .collect(),
                 step_id: s.step_id,
                 reached: s.reached,
                 sent: s.sent,
@@ -64,4 +72,13 @@ pub(super) async fn figures(
         converted: totals.converted,
         revenue_cents: money.then_some(totals.revenue_cents),
     })
+}
+
+/// Revenue per 1,000 e-mails, in cents (0 before any was sent).
+fn rpm(revenue_cents: i64, emails: i64) -> i64 {
+    if emails == 0 {
+        0
+    } else {
+        revenue_cents * 1000 / emails
+    }
 }

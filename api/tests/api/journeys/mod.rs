@@ -10,6 +10,7 @@ mod engine;
 mod regular_cap;
 mod timing;
 mod triggers;
+mod variants;
 
 /// A client with a sender, a template, a form and an upload list, an api that honours the movable clock, and a
 /// worker delivering to the returned inbox.

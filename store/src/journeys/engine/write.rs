@@ -3,7 +3,7 @@
 
 use super::advance::{local_day, Advanced};
 use super::plan::{Plan, Row, Times};
-use domain::journey::{Action, Definition};
+use domain::journey::{Action, Definition, SendVariant};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
 
@@ -25,6 +25,8 @@ pub(super) async fn write(
             let Some(Action::Send {
                 template_id,
                 subject,
+                body_html,
+                variants,
                 ..
             }) = defs
                 .get(&(row.journey_id, row.version))
@@ -33,7 +35,13 @@ pub(super) async fn write(
             else {
                 continue;
             };
-            let id = step_mailing(conn, &key, day, times, *template_id, subject).await?;
+            let mail = StepMail {
+                template_id: *template_id,
+                subject,
+                body_html: body_html.as_deref(),
+                variants,
+            };
+            let id = step_mailing(conn, &key, day, times, &mail).await?;
             mailing_of.insert(key, id);
         }
     }
@@ -93,9 +101,19 @@ pub(super) async fn write(
     out.mailed = q_mailings.len();
     if !q_mailings.is_empty() {
         sqlx::query(
-            "insert into mailing_recipients (mailing_id, contact_id, email, first_name)
-             select q.m, c.id, c.email, c.first_name
-             from unnest($1::bigint[], $2::bigint[]) q (m, c) join contacts c on c.id = q.c
+            // Each recipient's variant is drawn from a hash of the mailing's seed and the contact, so a step's
+            // recipients, who arrive a few at a time, are dealt to its variants evenly (within chance).
+            "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant)
+             select q.m, c.id, c.email, c.first_name,
+                    v.letters[1 + ((hashtextextended(c.id::text, m.variant_seed) % cardinality(v.letters)
+                                    + cardinality(v.letters)) % cardinality(v.letters))::int]
+             from unnest($1::bigint[], $2::bigint[]) q (m, c)
+             join contacts c on c.id = q.c
+             join mailings m on m.id = q.m
+             cross join lateral (
+                 select array_agg(l.letter order by l.letter) as letters
+                 from (select 'a' as letter
+                       union all select x.letter from mailing_variants x where x.mailing_id = q.m) l) v
              on conflict do nothing",
         )
         .bind(&q_mailings)
@@ -163,15 +181,23 @@ impl Records {
     }
 }
 
-/// The send step's mailing of `day`, made on its first e-mail: the template's body, the step's subject, the
-/// client's first sender. Its send attempt is stamped at once, so the mailing scheduler never takes it up.
+/// What a send step mails: its template's body or its own, its subject and its variants B, C …
+struct StepMail<'a> {
+    template_id: Option<i64>,
+    subject: &'a str,
+    body_html: Option<&'a str>,
+    variants: &'a [SendVariant],
+}
+
+/// The send step's mailing of `day`, made on its first e-mail: the step's own body or its template's, the
+/// step's subject, its variants, the client's first sender. Its send attempt is stamped at once, so the mailing
+/// scheduler never takes it up. A variant keeps the step's body or subject where it has none of its own.
 async fn step_mailing(
     conn: &mut PgConnection,
     key: &(i64, i32, String),
     day: chrono::NaiveDate,
     times: &Times,
-    template_id: i64,
-    subject: &str,
+    mail: &StepMail<'_>,
 ) -> Result<i64, sqlx::Error> {
     let (journey_id, version, step_id) = key;
     // Two workers making the same step's mailing wait for each other here instead of making two.
@@ -192,14 +218,30 @@ async fn step_mailing(
     if let Some(id) = found {
         return Ok(id);
     }
+    let letters: Vec<String> = ('b'..)
+        .take(mail.variants.len())
+        .map(String::from)
+        .collect();
+    let v_subjects: Vec<Option<&str>> =
+        mail.variants.iter().map(|v| v.subject.as_deref()).collect();
+    let v_bodies: Vec<Option<&str>> = mail
+        .variants
+        .iter()
+        .map(|v| v.body_html.as_deref())
+        .collect();
     sqlx::query_scalar(
         "with m as (
              insert into mailings (name, subject_line, sender_id, send_time, body_html, is_draft, send_attempt,
                                    journey_id)
              select j.name || ' · ' || $3 || ' · ' || $4::text, $5, (select id from senders order by id limit 1),
-                    $6, coalesce((select body_html from mailing_templates where id = $7), ''), false, $6, j.id
+                    $6, coalesce($8, (select body_html from mailing_templates where id = $7), ''), false, $6, j.id
              from journeys j where j.id = $1
              returning id
+         ),
+         v as (
+             insert into mailing_variants (mailing_id, letter, subject_line, body_html)
+             select m.id, x.letter, x.subject, x.body from m, unnest($9::text[], $10::text[], $11::text[])
+                 x (letter, subject, body)
          )
          insert into journey_step_mailings (journey_id, version, step_id, day, mailing_id)
          select $1, $2, $3, $4, id from m returning mailing_id",
@@ -208,9 +250,13 @@ async fn step_mailing(
     .bind(version)
     .bind(step_id)
     .bind(day)
-    .bind(subject)
+    .bind(mail.subject)
     .bind(times.now)
-    .bind(template_id)
+    .bind(mail.template_id)
+    .bind(mail.body_html)
+    .bind(&letters)
+    .bind(&v_subjects)
+    .bind(&v_bodies)
     .fetch_one(conn)
     .await
 }

@@ -104,6 +104,14 @@ export function newTrigger(kind: TriggerKind): Trigger {
   }
 }
 
+/** At most this many variants besides A, as the server allows. */
+export const MAX_SEND_VARIANTS = 4;
+
+/** The letter of the `index`-th variant after A: 0 → "B". */
+export function variantLetter(index: number): string {
+  return String.fromCharCode(66 + index);
+}
+
 export function newStep(kind: StepKind, id: string): Step {
   switch (kind) {
     case 'send':

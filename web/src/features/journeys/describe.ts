@@ -47,7 +47,11 @@ export function conditionText(condition: Condition, names: Names): string {
 export function stepSummary(step: Step, names: Names): string {
   switch (step.kind) {
     case 'send':
-      return `${step.subject || 'No subject'} · ${named(names.templates, step.template_id, 'template')}`;
+      return [
+        step.subject || 'No subject',
+        step.body_html === undefined ? named(names.templates, step.template_id ?? 0, 'template') : 'its own body',
+        ...(step.variants?.length ? [`${step.variants.length + 1} variants`] : []),
+      ].join(' · ');
     case 'wait':
       return duration(step.hours);
     case 'wait_until':

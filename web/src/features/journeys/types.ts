@@ -41,10 +41,19 @@ interface StepBase {
 /** The step that follows, or null: the contact finishes the journey there. */
 type Next = string | null;
 
+/** A send step's variant B, C …: its own subject, its own body, or both (a missing one is the step's). */
+export interface SendVariant {
+  subject?: string;
+  body_html?: string;
+}
+
+/** An e-mail: a template's body (`template_id`) or the step's own (`body_html`, with `template_id` null). */
 export type SendStep = StepBase & {
   kind: 'send';
-  template_id: number;
+  template_id: number | null;
   subject: string;
+  body_html?: string;
+  variants?: SendVariant[];
   on_cap: 'wait' | 'skip';
   next: Next;
 };

@@ -2,7 +2,7 @@
  * The checks the server makes on save, run in the browser as the journey is drawn so the problems show beside the
  * flow (the server stays the judge: it also checks that templates, lists, segments and forms exist).
  */
-import { ports, target } from './definition';
+import { ports, target, variantLetter } from './definition';
 import type { JourneyDefinition, Step } from './types';
 
 export interface Problem {
@@ -19,8 +19,19 @@ function fieldProblems(step: Step): string[] {
   switch (step.kind) {
     case 'send':
       return [
-        ...(step.template_id > 0 ? [] : [`${name} needs a template.`]),
+        ...(step.body_html === undefined
+          ? (step.template_id ?? 0) > 0
+            ? []
+            : [`${name} needs a template.`]
+          : step.body_html.trim()
+            ? []
+            : [`${name} needs a body.`]),
         ...(step.subject.trim() ? [] : [`${name} needs a subject.`]),
+        ...(step.variants ?? []).flatMap((v, i) =>
+          v.subject?.trim() || v.body_html?.trim()
+            ? []
+            : [`Variant ${variantLetter(i)} of step "${step.id}" needs its own subject (at most 300 characters) or body.`],
+        ),
       ];
     case 'wait':
       return step.hours > 0 ? [] : [`${name} must wait at least one hour.`];

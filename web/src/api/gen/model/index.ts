@@ -136,6 +136,7 @@ export * from './journeyLimits.ts';
 export * from './journeyStatus.ts';
 export * from './journeyStepFigures.ts';
 export * from './journeySummary.ts';
+export * from './journeyVariantFigures.ts';
 export * from './journeyVersion.ts';
 export * from './journeyVersionNumber.ts';
 export * from './journeyWeek.ts';

@@ -5,6 +5,7 @@
  * Every /api operation needs `Authorization: Bearer <client token>` and the headers `client-short` and `client-id` naming the token's client. Errors are JSON `{"message": …}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { JourneyVariantFigures } from './journeyVariantFigures.ts';
 
 export interface JourneyStepFigures {
   step_id: string;
@@ -22,4 +23,6 @@ export interface JourneyStepFigures {
      * @nullable
      */
   rpm_cents?: number | null;
+  /** A send step's figures per variant (one row, A, when it has none). */
+  variants: JourneyVariantFigures[];
 }

@@ -105,4 +105,40 @@ describe('JourneyBuilder', () => {
       ['ask', null],
     ]);
   });
+
+  it('writes a send step\'s own body with a variant B of its own subject, and says what is missing', async () => {
+    answerPickers();
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />);
+    await user.click(screen.getByRole('button', { name: 'Add step' }));
+    await user.click(screen.getByRole('button', { name: 'Send an e-mail' }));
+    const panel = screen.getByRole('region', { name: 'Step send1' });
+    await user.selectOptions(within(panel).getByLabelText('Body'), 'Written here');
+    expect(within(panel).queryByLabelText('Template')).not.toBeInTheDocument();
+    await user.type(within(panel).getByLabelText('Subject'), 'Chip in');
+    expect(screen.getByRole('alert', { name: 'Problems' })).toHaveTextContent('Step "send1" needs a body.');
+    fireEvent.change(within(panel).getByLabelText('Body (HTML)'), { target: { value: '<p>Dear {{First.Name}},</p>' } });
+
+    await user.click(within(panel).getByRole('button', { name: 'Add variant B' }));
+    const b = within(panel).getByRole('group', { name: 'Variant B' });
+    expect(screen.getByRole('alert', { name: 'Problems' })).toHaveTextContent(
+      'Variant B of step "send1" needs its own subject (at most 300 characters) or body.',
+    );
+    await user.type(within(b).getByLabelText("Subject (empty: the step's)"), 'Will you chip in?');
+    expect(latest.steps[0]).toMatchObject({
+      kind: 'send',
+      template_id: null,
+      subject: 'Chip in',
+      body_html: '<p>Dear {{First.Name}},</p>',
+      variants: [{ subject: 'Will you chip in?' }],
+    });
+    expect(screen.getByTestId('step-send1')).toHaveTextContent('Chip in · its own body · 2 variants');
+
+    await user.click(within(b).getByRole('button', { name: 'Remove variant B' }));
+    expect(latest.steps[0]).toMatchObject({ variants: [] });
+    // Back to a template: the body goes.
+    await user.selectOptions(within(panel).getByLabelText('Body'), 'From a template');
+    expect(latest.steps[0]).not.toHaveProperty('body_html', expect.anything());
+    expect(screen.getByRole('alert', { name: 'Problems' })).toHaveTextContent('Step "send1" needs a template.');
+  });
 });

@@ -21,6 +21,7 @@ import { JourneyActions } from './journey-actions';
 import { JOURNEYS_CRUMB } from './journey-edit-page';
 import { useNames } from './pickers';
 import { StepFiguresTable } from './step-figures-table';
+import { VariantFiguresTable } from './variant-figures-table';
 
 /** A journey: its status and actions, its figures per step and over time, the flow with counts, its versions. */
 export function JourneyDetailPage({ id }: { id: number }) {
@@ -88,6 +89,7 @@ export function JourneyDetailPage({ id }: { id: number }) {
         Human opens leave out machine opens (privacy proxies, scanners); RPM is revenue per 1,000 e-mails sent; revenue
         is the gifts attributed to the step&apos;s e-mails, as on Performance.
       </p>
+      {data && <VariantFiguresTable steps={data.steps} />}
       <h2 className="h5 mt-4">Conversion over time</h2>
       {data && data.weeks.length > 0 ? (
         <ConversionChart weeks={data.weeks} />

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Form from 'react-bootstrap/Form';
 import { Field } from '@/components/form/field';
-import { MERGE_TAGS, PORT_LABELS, ports, STEP_KINDS, STEP_LABELS, target, WEEKDAYS, type Port } from '../definition';
+import { PORT_LABELS, ports, STEP_KINDS, STEP_LABELS, target, WEEKDAYS, type Port } from '../definition';
 import { duration } from '../describe';
 import type { Condition, JourneyDefinition, Step, StepKind } from '../types';
 import { OriginCodeInput, Picker } from './pickers';
+import { SendFields } from './send-fields';
 
 export interface StepPanelProps {
   definition: JourneyDefinition;
@@ -97,37 +97,7 @@ export function StepPanel({ definition, step, onUpdate, onRename, onConnect, onA
 function StepFields({ step, f, onUpdate }: { step: Step; f: string; onUpdate: (patch: Partial<Step>) => void }) {
   switch (step.kind) {
     case 'send':
-      return (
-        <>
-          <Picker id={`${f}-template`} label="Template" kind="templates" value={step.template_id} onChange={(id) => onUpdate({ template_id: id })} />
-          <Field
-            id={`${f}-subject`}
-            label="Subject"
-            value={step.subject}
-            onChange={(e) => onUpdate({ subject: e.target.value })}
-            invalid={!step.subject.trim()}
-            error="Enter a subject."
-            className="mb-1"
-          />
-          <ButtonGroup size="sm" className="mb-3" aria-label="Merge tags">
-            {MERGE_TAGS.map((tag) => (
-              <Button key={tag} variant="outline-secondary" onClick={() => onUpdate({ subject: `${step.subject}{{${tag}}}` })}>
-                {`Insert {{${tag}}}`}
-              </Button>
-            ))}
-          </ButtonGroup>
-          <Field
-            id={`${f}-on-cap`}
-            label="Over the frequency cap or in quiet hours"
-            select
-            value={step.on_cap}
-            onChange={(e) => onUpdate({ on_cap: e.target.value as 'wait' | 'skip' })}
-          >
-            <option value="wait">Wait for the next allowed time</option>
-            <option value="skip">Skip this e-mail</option>
-          </Field>
-        </>
-      );
+      return <SendFields step={step} f={f} onUpdate={onUpdate} />;
     case 'wait':
       return (
         <Field

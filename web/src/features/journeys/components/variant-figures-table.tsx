@@ -1,0 +1,60 @@
+import { columnsFor, DataTable } from '@/components/data-table';
+import { formatCount } from '@/lib/format';
+import type { JourneyStepFigures, JourneyVariantFigures } from '@/api/gen/model';
+import { dollars } from '../describe';
+
+type Row = JourneyVariantFigures & { step_id: string };
+
+type Count = 'recipients' | 'human_opens' | 'clicks' | 'gifts';
+const HEADERS: Record<Count, string> = {
+  recipients: 'Recipients',
+  human_opens: 'Human opens',
+  clicks: 'Clicks',
+  gifts: 'Gifts',
+};
+
+const col = columnsFor<Row>();
+const count = (key: Count) =>
+  col.accessor(key, {
+    header: HEADERS[key],
+    cell: (info) => {
+      const value = info.getValue();
+      return value === null || value === undefined ? '—' : formatCount(value);
+    },
+  });
+const columns = col.columns([
+  col.accessor('step_id', { header: 'Step' }),
+  col.accessor('variant', { header: 'Variant' }),
+  count('recipients'),
+  count('human_opens'),
+  count('clicks'),
+  count('gifts'),
+  col.accessor('revenue_cents', { header: 'Revenue', cell: (info) => dollars(info.getValue()) }),
+  col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
+]);
+
+const NUMERIC = ['recipients', 'human_opens', 'clicks', 'gifts', 'revenue_cents', 'rpm_cents'];
+
+/** The send steps that mail in variants, one row per step and variant; nothing when no step has variants. */
+export function VariantFiguresTable({ steps }: { steps: JourneyStepFigures[] }) {
+  const rows = steps
+    .filter((s) => s.variants.length > 1)
+    .flatMap((s) => s.variants.map((v) => ({ ...v, step_id: s.step_id })));
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h2 className="h5 mt-4">Variants</h2>
+      <DataTable
+        label="Variant figures"
+        columns={columns}
+        data={rows}
+        numeric={NUMERIC}
+        rowHeader
+        getRowId={(r) => `${r.step_id}-${r.variant}`}
+      />
+      <p className="small text-body-secondary">
+        Each recipient of a step gets one variant, drawn evenly; RPM is revenue per 1,000 recipients of the variant.
+      </p>
+    </>
+  );
+}
