@@ -5,6 +5,7 @@ use crate::helpers::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
+mod burst;
 mod definitions;
 mod engine;
 mod regular_cap;

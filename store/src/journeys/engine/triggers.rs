@@ -28,6 +28,13 @@ pub async fn consume_events(
     conn: &mut PgConnection,
     limit: i64,
 ) -> Result<(usize, u64), sqlx::Error> {
+    // The events table is empty most of the time and then fills in a burst (a list import, a form campaign).
+    // After five runs on an empty table Postgres keeps one generic plan for this prepared statement, and that
+    // plan (made for an empty table) re-ran the locking subquery for every row: 100,000 events took minutes
+    // per batch and the enrolment stalled. Planning each run for the table as it is keeps it an index scan.
+    sqlx::query("set local plan_cache_mode = force_custom_plan")
+        .execute(&mut *conn)
+        .await?;
     let events: Vec<Event> = sqlx::query_as(
         "delete from journey_events where id in (
              select id from journey_events order by id limit $1 for update skip locked)

@@ -103,17 +103,19 @@ pub(super) async fn write(
         sqlx::query(
             // Each recipient's variant is drawn from a hash of the mailing's seed and the contact, so a step's
             // recipients, who arrive a few at a time, are dealt to its variants evenly (within chance).
-            "insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant)
+            "with v as (
+                 select m.id, m.variant_seed,
+                        array(select 'a' union all
+                              select x.letter from mailing_variants x where x.mailing_id = m.id order by 1) as letters
+                 from mailings m where m.id = any($1::bigint[])
+             )
+             insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant)
              select q.m, c.id, c.email, c.first_name,
-                    v.letters[1 + ((hashtextextended(c.id::text, m.variant_seed) % cardinality(v.letters)
+                    v.letters[1 + ((hashtextextended(c.id::text, v.variant_seed) % cardinality(v.letters)
                                     + cardinality(v.letters)) % cardinality(v.letters))::int]
              from unnest($1::bigint[], $2::bigint[]) q (m, c)
              join contacts c on c.id = q.c
-             join mailings m on m.id = q.m
-             cross join lateral (
-                 select array_agg(l.letter order by l.letter) as letters
-                 from (select 'a' as letter
-                       union all select x.letter from mailing_variants x where x.mailing_id = q.m) l) v
+             join v on v.id = q.m
              on conflict do nothing",
         )
         .bind(&q_mailings)
