@@ -155,13 +155,8 @@ impl Fixture {
                     let mut pairs: Vec<(String, String)> = all
                         .iter()
                         .map(|m| {
-                            let raw = unqp(&String::from_utf8_lossy(&m.data));
-                            let subject = raw
-                                .lines()
-                                .find_map(|l| l.strip_prefix("Subject: "))
-                                .unwrap_or("")
-                                .to_owned();
-                            (m.recipients[0].clone(), subject)
+                            let (to, subject, _) = read_message(m);
+                            (to, subject)
                         })
                         .collect();
                     pairs.sort();
@@ -184,4 +179,15 @@ impl Fixture {
         assert_eq!(status, StatusCode::OK, "{body}");
         body.as_array().unwrap().clone()
     }
+}
+
+/// A message at the sink: its recipient, its subject and its decoded text.
+pub(crate) fn read_message(m: &mail::sink::Delivered) -> (String, String, String) {
+    let raw = unqp(&String::from_utf8_lossy(&m.data));
+    let subject = raw
+        .lines()
+        .find_map(|l| l.strip_prefix("Subject: "))
+        .unwrap_or("")
+        .to_owned();
+    (m.recipients[0].clone(), subject, raw)
 }

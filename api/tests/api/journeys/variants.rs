@@ -22,13 +22,8 @@ impl Fixture {
             .unwrap()
             .iter()
             .map(|m| {
-                let raw = unqp(&String::from_utf8_lossy(&m.data));
-                let subject = raw
-                    .lines()
-                    .find_map(|l| l.strip_prefix("Subject: "))
-                    .unwrap_or("")
-                    .to_owned();
-                (m.recipients[0].clone(), (subject, raw))
+                let (to, subject, raw) = read_message(m);
+                (to, (subject, raw))
             })
             .collect()
     }

@@ -1,4 +1,5 @@
 /** One-line descriptions of steps and triggers, as the flow's boxes and the lists show them. */
+import { formatCount } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
 import { DATE_FIELD_LABELS, STEP_LABELS, TRIGGER_LABELS, WEEKDAYS } from './definition';
 import type { Condition, Step, Trigger } from './types';
@@ -17,6 +18,11 @@ const named = (names: Map<number, string>, id: number, what: string): string =>
   id > 0 ? (names.get(id) ?? `${what} #${id}`) : `no ${what} chosen`;
 
 /** Whole cents as the app's money text, without passing through a float ("1234.50" → "$1,234.50"). */
+/** A count in a figures table: a dash where the viewer may not see it. */
+export function count(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : formatCount(value);
+}
+
 export function dollars(cents: number | null | undefined): string {
   if (cents === null || cents === undefined) return '—';
   const abs = Math.abs(Math.trunc(cents));

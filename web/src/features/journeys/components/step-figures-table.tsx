@@ -1,8 +1,7 @@
 import { columnsFor, DataTable } from '@/components/data-table';
-import { formatCount } from '@/lib/format';
 import type { JourneyStepFigures } from '@/api/gen/model';
 import { findStep, STEP_LABELS } from '../definition';
-import { dollars } from '../describe';
+import { count, dollars } from '../describe';
 import type { JourneyDefinition } from '../types';
 
 type Row = JourneyStepFigures & { kind: string };
@@ -18,21 +17,16 @@ const HEADERS: Record<Count, string> = {
 };
 
 const col = columnsFor<Row>();
-const count = (key: Count) =>
-  col.accessor(key, { header: HEADERS[key], cell: (info) => {
-    const value = info.getValue();
-    return value === null || value === undefined ? '—' : formatCount(value);
-  },
-});
+const countColumn = (key: Count) => col.accessor(key, { header: HEADERS[key], cell: (info) => count(info.getValue()) });
 const columns = col.columns([
   col.accessor('step_id', { header: 'Step' }),
   col.accessor('kind', { header: 'Kind' }),
-  count('reached'),
-  count('sent'),
-  count('human_opens'),
-  count('clicks'),
-  count('unsubscribes'),
-  count('gifts'),
+  countColumn('reached'),
+  countColumn('sent'),
+  countColumn('human_opens'),
+  countColumn('clicks'),
+  countColumn('unsubscribes'),
+  countColumn('gifts'),
   col.accessor('revenue_cents', { header: 'Revenue', cell: (info) => dollars(info.getValue()) }),
   col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
 ]);

@@ -1,7 +1,6 @@
 import { columnsFor, DataTable } from '@/components/data-table';
-import { formatCount } from '@/lib/format';
 import type { JourneyStepFigures, JourneyVariantFigures } from '@/api/gen/model';
-import { dollars } from '../describe';
+import { count, dollars } from '../describe';
 
 type Row = JourneyVariantFigures & { step_id: string };
 
@@ -14,21 +13,14 @@ const HEADERS: Record<Count, string> = {
 };
 
 const col = columnsFor<Row>();
-const count = (key: Count) =>
-  col.accessor(key, {
-    header: HEADERS[key],
-    cell: (info) => {
-      const value = info.getValue();
-      return value === null || value === undefined ? '—' : formatCount(value);
-    },
-  });
+const countColumn = (key: Count) => col.accessor(key, { header: HEADERS[key], cell: (info) => count(info.getValue()) });
 const columns = col.columns([
   col.accessor('step_id', { header: 'Step' }),
   col.accessor('variant', { header: 'Variant' }),
-  count('recipients'),
-  count('human_opens'),
-  count('clicks'),
-  count('gifts'),
+  countColumn('recipients'),
+  countColumn('human_opens'),
+  countColumn('clicks'),
+  countColumn('gifts'),
   col.accessor('revenue_cents', { header: 'Revenue', cell: (info) => dollars(info.getValue()) }),
   col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
 ]);
