@@ -3,7 +3,10 @@
 //! in its own transaction, so a recipient row never waits without a send to deliver it.
 
 use jobs::{JobError, JobKind, JobQueue};
+use std::collections::BTreeSet;
+use std::time::Duration;
 use store::journeys::engine;
+use tenancy::Tenancy;
 
 /// Contacts moved per batch, and events taken per batch.
 const BATCH: i64 = 1000;
@@ -73,4 +76,62 @@ pub async fn journeys_due(
                        mailed = pass.mailed, "journeys moved on");
     }
     Ok(pass)
+}
+
+/// The channel a client's `journey_events` notify when a statement leaves events; the payload is the schema.
+const EVENTS_CHANNEL: &str = "compass_journey_events";
+
+/// Whose events wake the journeys at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventClients {
+    /// Every client (production).
+    All,
+    /// One client: tests share a database with other tests' clients, whose journeys they must not move.
+    Only(i64),
+}
+
+/// Runs a client's journeys pass as soon as its writers leave events (a signup, a list upload, a gift) instead of at
+/// the scheduler's next pass, so a welcome e-mail leaves seconds after the signup and a burst of signups is enrolled
+/// without waiting for the tick. Notifications that arrived while a pass ran are answered by one pass per client.
+pub async fn on_events(tenancy: Tenancy, queue: JobQueue, clients: EventClients) {
+    loop {
+        let mut listener = match tenancy.listen(EVENTS_CHANNEL).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::warn!(error = %telemetry::Chain(&e), "not listening for journey events; scheduler passes only");
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                continue;
+            }
+        };
+        loop {
+            let first = match listener.recv().await {
+                Ok(notification) => notification,
+                Err(e) => {
+                    tracing::warn!(error = %telemetry::Chain(&e), "listening for journey events failed; listening again");
+                    break;
+                }
+            };
+            let mut schemas = BTreeSet::from([first.payload().to_owned()]);
+            // Those already received: a zero timeout polls the receiver once without waiting.
+            while let Ok(Ok(next)) = tokio::time::timeout(Duration::ZERO, listener.recv()).await {
+                schemas.insert(next.payload().to_owned());
+            }
+            let woken = match tenancy.list_clients().await {
+                Ok(all) => all,
+                Err(e) => {
+                    tracing::warn!(error = %telemetry::Chain(&e), "journey events: clients not read");
+                    continue;
+                }
+            };
+            for client in woken.iter().filter(|c| {
+                c.enabled
+                    && schemas.contains(&c.schema_name)
+                    && (clients == EventClients::All || clients == EventClients::Only(c.id))
+            }) {
+                if let Err(e) = journeys_due(&tenancy, &queue, client).await {
+                    tracing::warn!(client = %client.short_name, error = %telemetry::Chain(&e), "journeys pass on events failed");
+                }
+            }
+        }
+    }
 }

@@ -20,7 +20,7 @@ mod send;
 pub mod spares;
 
 pub use experiments::experiments_due;
-pub use journeys::{journeys_due, JourneysPass};
+pub use journeys::{journeys_due, EventClients, JourneysPass};
 pub use liveness::Liveness;
 pub use pool::{run_pool, PoolConfig, STALL_AFTER};
 pub use portfolio::{portfolio_due, PORTFOLIO_EVERY};

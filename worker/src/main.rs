@@ -154,6 +154,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         claim_every: Some(Duration::from_secs(2)),
         reconcile_only_client: args.reconcile_only_client,
         portfolio_every: Some(worker::PORTFOLIO_EVERY),
+        journeys_on_events: Some(match args.reconcile_only_client {
+            Some(id) => worker::EventClients::Only(id),
+            None => worker::EventClients::All,
+        }),
         spare_schemas: (args.spare_schemas > 0)
             .then_some((args.spare_schemas, Duration::from_secs(60))),
         stall_after: worker::STALL_AFTER,

@@ -34,6 +34,9 @@ pub struct PoolConfig {
     pub portfolio_every: Option<Duration>,
     /// Spare client schemas kept ready, and how often they are counted (first at start); `None` keeps none.
     pub spare_schemas: Option<(usize, Duration)>,
+    /// Whose journeys run as soon as their writers leave events (besides the scheduler's passes); `None`: only the
+    /// passes.
+    pub journeys_on_events: Option<crate::journeys::EventClients>,
     /// The queue poll counts as stalled when it has not run for this long while a slot is free: its workers are
     /// restarted, and when that does not bring the poll back the pool ends with [`JobError::Stalled`].
     pub stall_after: Duration,
@@ -79,6 +82,14 @@ pub async fn run_pool(
         .portfolio_every
         .map(|every| tokio::spawn(crate::portfolio::run(tenancy.clone(), queue.clone(), every)));
 
+    let journeys = config.journeys_on_events.map(|clients| {
+        tokio::spawn(crate::journeys::on_events(
+            tenancy.clone(),
+            queue.clone(),
+            clients,
+        ))
+    });
+
     let claims = Some(tokio::spawn(claim::run(claim::ClaimLoop {
         tenancy: tenancy.clone(),
         services: Arc::clone(&services),
@@ -96,7 +107,7 @@ pub async fn run_pool(
         liveness: Arc::clone(&liveness),
     };
     let tasks = Tasks(
-        [scheduler, reconciler, spares, portfolio, claims]
+        [scheduler, reconciler, spares, portfolio, journeys, claims]
             .into_iter()
             .flatten()
             .collect(),

@@ -57,6 +57,17 @@ impl TestApp {
         self.start_pool_on(queue, config).await
     }
 
+    /// A worker that runs this client's journeys as soon as its writers leave events (as production workers do),
+    /// and has no scheduler: nothing else moves its journeys.
+    pub async fn start_worker_on_journey_events(&self, client_id: i64) -> WorkerHandle {
+        let queue = JobQueue::connect(&redis_url(), &self.queue_name)
+            .await
+            .unwrap();
+        let mut config = self.pool_config(None, None);
+        config.journeys_on_events = Some(worker::EventClients::Only(client_id));
+        self.start_pool_on(queue, config).await
+    }
+
     /// A worker with one slot: it handles queue messages one at a time, in the order they were queued, so a job
     /// that finishes tells the test that every message queued before it was handled.
     pub async fn start_worker_one_at_a_time(&self) -> WorkerHandle {
@@ -88,6 +99,8 @@ impl TestApp {
             reconcile_only_client: reconcile.map(|r| r.0),
             // A pass would queue refreshes for every client in the database; tests call `portfolio_due` for theirs.
             portfolio_every: None,
+            // A journeys test runs its client's passes itself (`Fixture::pass`) or starts a worker woken by its events.
+            journeys_on_events: None,
             // Tests make their clients' spares themselves (`create_client`).
             spare_schemas: None,
             stall_after: worker::STALL_AFTER,
