@@ -1,7 +1,6 @@
 //! A journey's figures, per step and per week, with the definitions of Performance (docs/metrics.md): a send
 //! step's e-mails are a mailing's, so its human opens, clicks, unsubscribes, gifts and revenue are that mailing's.
 
-use super::NET_CENTS;
 use chrono::NaiveDate;
 use sqlx::PgConnection;
 
@@ -13,8 +12,12 @@ pub struct StepFigures {
     pub human_opens: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
+    /// Of the step's mailings, as on their own pages and on Performance (`mailing_email_figures`).
+    pub delivered: i64,
     pub gifts: i64,
     pub revenue_cents: i64,
+    /// Revenue ÷ delivered × 1,000, rounded to the cent as a mailing's (0 while nothing is delivered).
+    pub rpm_cents: i64,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -46,7 +49,7 @@ pub async fn steps(
     journey_id: i64,
     version: i32,
 ) -> Result<Vec<StepFigures>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    sqlx::query_as(
         "with reached as (
              select step_id, count(*) as reached, count(*) filter (where outcome = 'sent') as sent
              from journey_step_sends where journey_id = $1 and version = $2 group by step_id
@@ -58,7 +61,9 @@ pub async fn steps(
                 coalesce(r.reached, 0) as reached, coalesce(r.sent, 0) as sent,
                 coalesce(e.human_opens, 0) as human_opens, coalesce(e.clicks, 0) as clicks,
                 coalesce(e.unsubscribes, 0) as unsubscribes,
-                coalesce(g.gifts, 0) as gifts, coalesce(g.revenue_cents, 0) as revenue_cents
+                g.delivered, g.gifts, (g.revenue * 100)::bigint as revenue_cents,
+                (case when g.delivered > 0 then round(g.revenue * 1000 / g.delivered, 2) * 100 else 0 end)::bigint
+                    as rpm_cents
          from reached r full join mails m on m.step_id = r.step_id
          left join lateral (
              select count(distinct (ev.mailing_id, ev.contact_id))
@@ -68,12 +73,14 @@ pub async fn steps(
                     count(*) filter (where ev.kind = 'unsubscribe') as unsubscribes
              from mailing_events ev where ev.mailing_id = any(m.ids)
          ) e on true
-         left join lateral (
-             select count(*) filter (where c.amount > 0) as gifts, sum({NET_CENTS})::bigint as revenue_cents
-             from contributions c where c.mailing_id = any(m.ids)
-         ) g on true
-         order by 1"
-    )))
+         -- Delivered, gifts and revenue by the one definition every mailing page reads (docs/metrics.md).
+         cross join lateral (
+             select coalesce(sum(f.delivered), 0)::bigint as delivered, coalesce(sum(f.gifts), 0)::bigint as gifts,
+                    coalesce(sum(f.revenue), 0) as revenue
+             from unnest(coalesce(m.ids, '{}')) x (mailing_id) cross join lateral mailing_email_figures(x.mailing_id) f
+         ) g
+         order by 1",
+    )
     .bind(journey_id)
     .bind(version)
     .fetch_all(conn)
@@ -86,38 +93,40 @@ pub struct VariantFigures {
     /// 'a', 'b' …
     pub variant: String,
     pub recipients: i64,
+    pub delivered: i64,
     pub human_opens: i64,
     pub clicks: i64,
     pub gifts: i64,
     pub revenue_cents: i64,
+    pub rpm_cents: i64,
 }
 
-/// Per send step of `version` and variant: the recipients dealt to it and what they did, by the definitions of
-/// the step figures (a gift counts for the variant its giver received).
+/// Per send step of `version` and variant: the recipients dealt to it and what they did, from the rollups every
+/// mailing page reads (a gift counts for the variant its giver received; RPM per 1,000 delivered, as a mailing's).
 pub async fn variants(
     conn: &mut PgConnection,
     journey_id: i64,
     version: i32,
 ) -> Result<Vec<VariantFigures>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select m.step_id, r.variant, count(*) as recipients,
-                count(*) filter (where exists (
-                    select 1 from mailing_events ev where ev.mailing_id = r.mailing_id
-                    and ev.contact_id = r.contact_id and ev.kind = 'open' and not ev.machine)) as human_opens,
-                count(*) filter (where exists (
-                    select 1 from mailing_events ev where ev.mailing_id = r.mailing_id
-                    and ev.contact_id = r.contact_id and ev.kind = 'click' and not ev.machine)) as clicks,
-                coalesce(sum(g.gifts), 0)::bigint as gifts, coalesce(sum(g.revenue_cents), 0)::bigint as revenue_cents
-         from journey_step_mailings m
-         join mailing_recipients r on r.mailing_id = m.mailing_id
-         left join lateral (
-             select count(*) filter (where c.amount > 0) as gifts, sum({NET_CENTS})::bigint as revenue_cents
-             from contributions c where c.mailing_id = r.mailing_id and c.contact_id = r.contact_id
-         ) g on true
-         where m.journey_id = $1 and m.version = $2
-         group by m.step_id, r.variant
-         order by 1, 2"
-    )))
+    sqlx::query_as(
+        "with mails as (
+             select step_id, mailing_id from journey_step_mailings where journey_id = $1 and version = $2
+         ), sends as (
+             select m.step_id, r.variant, sum(r.recipients) as recipients, sum(r.delivered) as delivered,
+                    sum(r.human_opens) as human_opens, sum(r.clickers) as clicks
+             from mails m join mailing_rollups r on r.mailing_id = m.mailing_id group by 1, 2
+         ), gifts as (
+             select m.step_id, g.variant, sum(g.gifts) as gifts, sum(g.revenue) as revenue
+             from mails m join mailing_gift_rollups g on g.mailing_id = m.mailing_id group by 1, 2
+         )
+         select s.step_id, s.variant, s.recipients::bigint as recipients, s.delivered::bigint as delivered,
+                s.human_opens::bigint as human_opens, s.clicks::bigint as clicks,
+                coalesce(g.gifts, 0)::bigint as gifts, (coalesce(g.revenue, 0) * 100)::bigint as revenue_cents,
+                (case when s.delivered > 0 then round(coalesce(g.revenue, 0) * 1000 / s.delivered, 2) * 100
+                      else 0 end)::bigint as rpm_cents
+         from sends s left join gifts g on g.step_id = s.step_id and g.variant = s.variant
+         order by 1, 2",
+    )
     .bind(journey_id)
     .bind(version)
     .fetch_all(conn)
@@ -152,8 +161,8 @@ pub async fn totals(
         "select count(*) as entered, count(*) filter (where jc.state = 'waiting') as active,
                 count(*) filter (where jc.state <> 'waiting') as finished,
                 count(*) filter (where {CONVERTED}) as converted,
-                coalesce((select sum({NET_CENTS})::bigint from journey_step_mailings m
-                          join contributions c on c.mailing_id = m.mailing_id
+                coalesce((select (sum(f.revenue) * 100)::bigint from journey_step_mailings m
+                          cross join lateral mailing_email_figures(m.mailing_id) f
                           where m.journey_id = $1 and m.version = $2), 0) as revenue_cents
          from journey_contacts jc where jc.journey_id = $1 and jc.version = $2"
     )))

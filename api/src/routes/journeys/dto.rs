@@ -80,6 +80,8 @@ pub struct JourneyStepFigures {
     pub step_id: String,
     pub reached: i64,
     pub sent: i64,
+    /// Of the step's e-mails, those the receiving server accepted and that did not bounce (as on Performance).
+    pub delivered: i64,
     pub human_opens: i64,
     pub clicks: i64,
     pub unsubscribes: i64,
@@ -87,7 +89,7 @@ pub struct JourneyStepFigures {
     pub gifts: Option<i64>,
     #[oai(nullable)]
     pub revenue_cents: Option<i64>,
-    /// Revenue per 1,000 e-mails sent, in cents.
+    /// Revenue per 1,000 e-mails delivered, in cents, rounded as a mailing's RPM (0 while none is delivered).
     #[oai(nullable)]
     pub rpm_cents: Option<i64>,
     /// A send step's figures per variant (one row, A, when it has none).
@@ -99,13 +101,15 @@ pub struct JourneyVariantFigures {
     /// "A", "B" …
     pub variant: String,
     pub recipients: i64,
+    /// Of its recipients' e-mails, those accepted and not bounced.
+    pub delivered: i64,
     pub human_opens: i64,
     pub clicks: i64,
     #[oai(nullable)]
     pub gifts: Option<i64>,
     #[oai(nullable)]
     pub revenue_cents: Option<i64>,
-    /// Revenue per 1,000 recipients, in cents.
+    /// Revenue per 1,000 e-mails delivered, in cents, rounded as a mailing's RPM.
     #[oai(nullable)]
     pub rpm_cents: Option<i64>,
 }

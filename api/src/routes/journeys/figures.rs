@@ -34,23 +34,25 @@ pub(super) async fn figures(
         steps: steps
             .into_iter()
             .map(|s| JourneyStepFigures {
-                rpm_cents: money.then(|| rpm(s.revenue_cents, s.sent)),
+                rpm_cents: money.then_some(s.rpm_cents),
                 variants: variants
                     .iter()
                     .filter(|v| v.step_id == s.step_id)
                     .map(|v| JourneyVariantFigures {
                         variant: v.variant.to_uppercase(),
                         recipients: v.recipients,
+                        delivered: v.delivered,
                         human_opens: v.human_opens,
                         clicks: v.clicks,
                         gifts: money.then_some(v.gifts),
                         revenue_cents: money.then_some(v.revenue_cents),
-                        rpm_cents: money.then(|| rpm(v.revenue_cents, v.recipients)),
+                        rpm_cents: money.then_some(v.rpm_cents),
                     })
                     .collect(),
                 step_id: s.step_id,
                 reached: s.reached,
                 sent: s.sent,
+                delivered: s.delivered,
                 human_opens: s.human_opens,
                 clicks: s.clicks,
                 unsubscribes: s.unsubscribes,
@@ -72,13 +74,4 @@ pub(super) async fn figures(
         converted: totals.converted,
         revenue_cents: money.then_some(totals.revenue_cents),
     })
-}
-
-/// Revenue per 1,000 e-mails, in cents (0 before any was sent).
-fn rpm(revenue_cents: i64, emails: i64) -> i64 {
-    if emails == 0 {
-        0
-    } else {
-        revenue_cents * 1000 / emails
-    }
 }

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 mod burst;
 mod definitions;
 mod engine;
+mod figures_agree;
 mod on_events;
 mod regular_cap;
 mod timing;

@@ -11,6 +11,8 @@ export interface JourneyStepFigures {
   step_id: string;
   reached: number;
   sent: number;
+  /** Of the step's e-mails, those the receiving server accepted and that did not bounce (as on Performance). */
+  delivered: number;
   human_opens: number;
   clicks: number;
   unsubscribes: number;
@@ -19,7 +21,7 @@ export interface JourneyStepFigures {
   /** @nullable */
   revenue_cents?: number | null;
   /**
-     * Revenue per 1,000 e-mails sent, in cents.
+     * Revenue per 1,000 e-mails delivered, in cents, rounded as a mailing's RPM (0 while none is delivered).
      * @nullable
      */
   rpm_cents?: number | null;

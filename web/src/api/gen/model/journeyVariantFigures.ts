@@ -10,6 +10,8 @@ export interface JourneyVariantFigures {
   /** "A", "B" … */
   variant: string;
   recipients: number;
+  /** Of its recipients' e-mails, those accepted and not bounced. */
+  delivered: number;
   human_opens: number;
   clicks: number;
   /** @nullable */
@@ -17,7 +19,7 @@ export interface JourneyVariantFigures {
   /** @nullable */
   revenue_cents?: number | null;
   /**
-     * Revenue per 1,000 recipients, in cents.
+     * Revenue per 1,000 e-mails delivered, in cents, rounded as a mailing's RPM.
      * @nullable
      */
   rpm_cents?: number | null;

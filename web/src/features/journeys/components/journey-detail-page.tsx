@@ -86,8 +86,8 @@ export function JourneyDetailPage({ id }: { id: number }) {
       <h2 className="h5 mt-4">Steps</h2>
       {data ? <StepFiguresTable steps={data.steps} definition={definition} /> : <PageSpinner label="Loading the figures" />}
       <p className="small text-body-secondary">
-        Human opens leave out machine opens (privacy proxies, scanners); RPM is revenue per 1,000 e-mails sent; revenue
-        is the gifts attributed to the step&apos;s e-mails, as on Performance.
+        Human opens leave out machine opens (privacy proxies, scanners). Delivered, gifts, revenue and RPM (revenue per
+        1,000 e-mails delivered) are those of the step&apos;s e-mails, as on Performance.
       </p>
       {data && <VariantFiguresTable steps={data.steps} />}
       <h2 className="h5 mt-4">Conversion over time</h2>

@@ -190,15 +190,15 @@ describe('JourneyDetailPage', () => {
           weeks: [],
           steps: [
             {
-              step_id: 'ask2', reached: 20, sent: 19, human_opens: 7, clicks: 3, unsubscribes: 1, gifts: 2, revenue_cents: 15000, rpm_cents: 789474,
+              step_id: 'ask2', reached: 20, sent: 19, delivered: 18, human_opens: 7, clicks: 3, unsubscribes: 1, gifts: 2, revenue_cents: 15000, rpm_cents: 833333,
               variants: [
-                { variant: 'A', recipients: 10, human_opens: 5, clicks: 2, gifts: 2, revenue_cents: 15000, rpm_cents: 1500000 },
-                { variant: 'B', recipients: 9, human_opens: 2, clicks: 1, gifts: 0, revenue_cents: 0, rpm_cents: 0 },
+                { variant: 'A', recipients: 10, delivered: 10, human_opens: 5, clicks: 2, gifts: 2, revenue_cents: 15000, rpm_cents: 1500000 },
+                { variant: 'B', recipients: 9, delivered: 8, human_opens: 2, clicks: 1, gifts: 0, revenue_cents: 0, rpm_cents: 0 },
               ],
             },
             {
-              step_id: 'welcome', reached: 40, sent: 40, human_opens: 22, clicks: 9, unsubscribes: 0, gifts: 2, revenue_cents: 10000, rpm_cents: 250000,
-              variants: [{ variant: 'A', recipients: 40, human_opens: 22, clicks: 9, gifts: 2, revenue_cents: 10000, rpm_cents: 250000 }],
+              step_id: 'welcome', reached: 40, sent: 40, delivered: 40, human_opens: 22, clicks: 9, unsubscribes: 0, gifts: 2, revenue_cents: 10000, rpm_cents: 250000,
+              variants: [{ variant: 'A', recipients: 40, delivered: 40, human_opens: 22, clicks: 9, gifts: 2, revenue_cents: 10000, rpm_cents: 250000 }],
             },
           ],
         }),
@@ -210,15 +210,15 @@ describe('JourneyDetailPage', () => {
     expect(screen.getByRole('button', { name: 'Activate Welcome series' })).toBeInTheDocument();
     const rows = within(screen.getByRole('table', { name: 'Step figures' })).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.textContent)).toEqual([
-      'welcomeSend an e-mail404022902$100.00$2,500.00',
-      'ask2Send an e-mail20197312$150.00$7,894.74',
+      'welcomeSend an e-mail40404022902$100.00$2,500.00',
+      'ask2Send an e-mail2019187312$150.00$8,333.33',
     ]);
     expect(screen.getByTestId('step-counts-ask2')).toHaveTextContent('Reached 20 · Sent 19');
     // Only the step that mails in variants has rows by variant.
     const variants = within(screen.getByRole('table', { name: 'Variant figures' })).getAllByRole('row').slice(1);
     expect(variants.map((r) => r.textContent)).toEqual([
-      'ask2A10522$150.00$15,000.00',
-      'ask2B9210$0.00$0.00',
+      'ask2A1010522$150.00$15,000.00',
+      'ask2B98210$0.00$0.00',
     ]);
     sentOnce('GET', '/api/journeys/5/figures');
     expect(screen.getByText('Nobody has entered yet.')).toBeInTheDocument();

@@ -6,10 +6,11 @@ import type { JourneyDefinition } from '../types';
 
 type Row = JourneyStepFigures & { kind: string };
 
-type Count = 'reached' | 'sent' | 'human_opens' | 'clicks' | 'unsubscribes' | 'gifts';
+type Count = 'reached' | 'sent' | 'delivered' | 'human_opens' | 'clicks' | 'unsubscribes' | 'gifts';
 const HEADERS: Record<Count, string> = {
   reached: 'Reached',
   sent: 'Sent',
+  delivered: 'Delivered',
   human_opens: 'Human opens',
   clicks: 'Clicks',
   unsubscribes: 'Unsubscribes',
@@ -23,6 +24,7 @@ const columns = col.columns([
   col.accessor('kind', { header: 'Kind' }),
   countColumn('reached'),
   countColumn('sent'),
+  countColumn('delivered'),
   countColumn('human_opens'),
   countColumn('clicks'),
   countColumn('unsubscribes'),
@@ -31,9 +33,9 @@ const columns = col.columns([
   col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
 ]);
 
-const NUMERIC = ['reached', 'sent', 'human_opens', 'clicks', 'unsubscribes', 'gifts', 'revenue_cents', 'rpm_cents'];
+const NUMERIC = ['reached', 'sent', 'delivered', 'human_opens', 'clicks', 'unsubscribes', 'gifts', 'revenue_cents', 'rpm_cents'];
 
-/** Per step: contacts who reached it, e-mails sent, human opens, clicks, unsubscribes, gifts, revenue and RPM. */
+/** Per step: contacts who reached it, e-mails sent and delivered, human opens, clicks, unsubscribes, gifts, revenue and RPM. */
 export function StepFiguresTable({ steps, definition }: { steps: JourneyStepFigures[]; definition?: JourneyDefinition }) {
   // In the order the steps are drawn (then any the current definition no longer has).
   const order = new Map((definition?.steps ?? []).map((s, i) => [s.id, i]));

@@ -4,9 +4,10 @@ import { count, dollars } from '../describe';
 
 type Row = JourneyVariantFigures & { step_id: string };
 
-type Count = 'recipients' | 'human_opens' | 'clicks' | 'gifts';
+type Count = 'recipients' | 'delivered' | 'human_opens' | 'clicks' | 'gifts';
 const HEADERS: Record<Count, string> = {
   recipients: 'Recipients',
+  delivered: 'Delivered',
   human_opens: 'Human opens',
   clicks: 'Clicks',
   gifts: 'Gifts',
@@ -18,6 +19,7 @@ const columns = col.columns([
   col.accessor('step_id', { header: 'Step' }),
   col.accessor('variant', { header: 'Variant' }),
   countColumn('recipients'),
+  countColumn('delivered'),
   countColumn('human_opens'),
   countColumn('clicks'),
   countColumn('gifts'),
@@ -25,7 +27,7 @@ const columns = col.columns([
   col.accessor('rpm_cents', { header: 'RPM', cell: (info) => dollars(info.getValue()) }),
 ]);
 
-const NUMERIC = ['recipients', 'human_opens', 'clicks', 'gifts', 'revenue_cents', 'rpm_cents'];
+const NUMERIC = ['recipients', 'delivered', 'human_opens', 'clicks', 'gifts', 'revenue_cents', 'rpm_cents'];
 
 /** The send steps that mail in variants, one row per step and variant; nothing when no step has variants. */
 export function VariantFiguresTable({ steps }: { steps: JourneyStepFigures[] }) {
@@ -45,7 +47,7 @@ export function VariantFiguresTable({ steps }: { steps: JourneyStepFigures[] }) 
         getRowId={(r) => `${r.step_id}-${r.variant}`}
       />
       <p className="small text-body-secondary">
-        Each recipient of a step gets one variant, drawn evenly; RPM is revenue per 1,000 recipients of the variant.
+        Each recipient of a step gets one variant, drawn evenly; RPM is revenue per 1,000 of the variant&apos;s e-mails delivered.
       </p>
     </>
   );
