@@ -39,7 +39,7 @@ fn names(emails: &[&str]) -> Vec<String> {
 async fn gifts_series_and_the_calendar_start_journeys_once_each() {
     let f = fixture().await;
     let people = [
-        "ann", "bob", "cat", "dan", "fay", "gus", "hal", "ivy", "jon", "kim",
+        "ann", "bob", "cat", "dan", "fay", "gus", "hal", "ivy", "jon", "kim", "lee", "mia",
     ];
     let emails = names(&people);
     let ids = f
@@ -75,6 +75,27 @@ async fn gifts_series_and_the_calendar_start_journeys_once_each() {
         id("jon"),
         noon_before("interval '2 years'"),
         id("kim"),
+    ))
+    .await;
+
+    // Weekly series (their charges a week apart): Lee's was last charged 10 days ago, Mia's yesterday. Hal's
+    // monthly series had its charge before the last a month earlier.
+    f.exec(&format!(
+        "insert into contributions (platform, line_item_id, paid_at, amount, contact_id, recurring_months,
+                                    recurrence_number)
+         values ('actblue', 'h-hal-2', {}, 15, {}, 0, 2),
+                ('actblue', 'h-lee-1', {}, 5, {}, 0, 1), ('actblue', 'h-lee-2', {}, 5, {}, 0, 2),
+                ('actblue', 'h-mia-1', {}, 5, {}, 0, 1), ('actblue', 'h-mia-2', {}, 5, {}, 0, 2)",
+        noon_before("interval '65 days'"),
+        id("hal"),
+        noon_before("interval '17 days'"),
+        id("lee"),
+        noon_before("interval '10 days'"),
+        id("lee"),
+        noon_before("interval '8 days'"),
+        id("mia"),
+        noon_before("interval '1 day'"),
+        id("mia"),
     ))
     .await;
 
@@ -138,15 +159,16 @@ async fn gifts_series_and_the_calendar_start_journeys_once_each() {
     ))
     .await;
     let pass = f.pass().await;
-    assert_eq!(pass.enrolled, 10, "{pass:?}");
+    assert_eq!(pass.enrolled, 11, "{pass:?}");
     assert_eq!(entered(&f, first).await, names(&["ann", "cat", "dan"]));
     assert_eq!(entered(&f, over).await, names(&["bob"]));
     assert_eq!(entered(&f, started).await, names(&["cat"]));
     assert_eq!(entered(&f, ended).await, names(&["dan"]));
     assert_eq!(
         entered(&f, failed).await,
-        names(&["hal"]),
-        "Hal's series has gone 35 days without a charge; Jon's ended, Ivy's is 20 days old"
+        names(&["hal", "lee"]),
+        "Hal's monthly series has gone 35 days without a charge, Lee's weekly one 10 days; Jon's ended, Ivy's is \
+         20 days old, Mia's was charged yesterday"
     );
     assert_eq!(entered(&f, anniversary).await, names(&["fay"]));
     assert_eq!(entered(&f, signup).await, names(&["kim"]));
@@ -155,12 +177,15 @@ async fn gifts_series_and_the_calendar_start_journeys_once_each() {
     // The calendar is read once a client day: a second pass the same day enrols nobody.
     assert_eq!(f.pass().await.enrolled, 0);
 
-    // Fifteen days later (a worker that was stopped catches up the days it missed): Ivy's series has failed too,
-    // nobody else has an anniversary, and nobody enters twice.
+    // Fifteen days later (a worker that was stopped catches up the days it missed): Ivy's series has failed too
+    // (35 days), and Mia's (10 days, six days ago); nobody else has an anniversary, and nobody enters twice.
     f.advance(15.0 * 24.0).await;
     let later = f.pass().await;
-    assert_eq!(later.enrolled, 1, "{later:?}");
-    assert_eq!(entered(&f, failed).await, names(&["hal", "ivy"]));
+    assert_eq!(later.enrolled, 2, "{later:?}");
+    assert_eq!(
+        entered(&f, failed).await,
+        names(&["hal", "ivy", "lee", "mia"])
+    );
     assert_eq!(entered(&f, anniversary).await, names(&["fay"]));
 
     // A date field that is not the contact's is refused with the fields named.
