@@ -150,6 +150,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         liveness,
         shutdown_timeout: Duration::from_secs(args.shutdown_secs),
         schedule_every: Some(Duration::from_secs(args.schedule_seconds.max(1))),
+        schedule_only_client: None,
         reconcile_every: Some(Duration::from_secs(60)),
         claim_every: Some(Duration::from_secs(2)),
         reconcile_only_client: args.reconcile_only_client,

@@ -22,6 +22,9 @@ pub struct PoolConfig {
     pub shutdown_timeout: Duration,
     /// How often the mailing scheduler looks for due mailings; `None` runs no scheduler.
     pub schedule_every: Option<Duration>,
+    /// Limits the scheduler's passes (due mailings, reports, journeys, experiments) to one client: for tests sharing
+    /// a database with other tests' clients, whose mailings and journeys they must not move. `None` in production.
+    pub schedule_only_client: Option<i64>,
     /// How often queued jobs whose queue message was lost are queued again (first at start); `None` never.
     pub reconcile_every: Option<Duration>,
     /// How often an idle process claims a job whose message did not come from the database; `None` never.
@@ -61,9 +64,14 @@ pub async fn run_pool(
     );
     let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
 
-    let scheduler = config
-        .schedule_every
-        .map(|every| tokio::spawn(schedule::run(tenancy.clone(), queue.clone(), every)));
+    let scheduler = config.schedule_every.map(|every| {
+        tokio::spawn(schedule::run(
+            tenancy.clone(),
+            queue.clone(),
+            every,
+            config.schedule_only_client,
+        ))
+    });
 
     let reconciler = config.reconcile_every.map(|every| {
         tokio::spawn(crate::reconcile::run(

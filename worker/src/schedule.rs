@@ -6,7 +6,7 @@ use jobs::{JobKind, JobQueue};
 use std::time::Duration;
 use tenancy::Tenancy;
 
-pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
+pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration, only_client: Option<i64>) {
     // Mailings confirmed with a send time that has come announce themselves (a trigger notifies): those start
     // at once. Without the listener the passes alone still find everything.
     let mut listener = match tenancy.listen(DUE_CHANNEL).await {
@@ -33,7 +33,7 @@ pub async fn run(tenancy: Tenancy, queue: JobQueue, every: Duration) {
                 }
             }
         }
-        if let Err(e) = once(&tenancy, &queue).await {
+        if let Err(e) = once(&tenancy, &queue, only_client).await {
             tracing::warn!(error = %telemetry::Chain(&e), "mailing scheduler pass failed");
         }
         if segments_checked.elapsed() >= SEGMENTS_EVERY {
@@ -117,15 +117,19 @@ async fn notification(
     }
 }
 
-/// One pass over every client; returns how many mailings it started. One client's trouble (say, a schema
-/// still being created) does not hold up the others.
-pub async fn once(tenancy: &Tenancy, queue: &JobQueue) -> Result<usize, jobs::JobError> {
+/// One pass over every client (or only `only_client`); returns how many mailings it started. One client's trouble
+/// (say, a schema still being created) does not hold up the others.
+pub async fn once(
+    tenancy: &Tenancy,
+    queue: &JobQueue,
+    only_client: Option<i64>,
+) -> Result<usize, jobs::JobError> {
     let mut started = 0;
     for client in tenancy
         .list_clients()
         .await?
         .into_iter()
-        .filter(|c| c.enabled)
+        .filter(|c| c.enabled && only_client.is_none_or(|id| id == c.id))
     {
         match start_due(tenancy, queue, &client).await {
             Ok(n) => started += n,

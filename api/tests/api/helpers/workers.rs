@@ -28,15 +28,19 @@ impl WorkerHandle {
 
 impl TestApp {
     pub async fn start_worker(&self) -> WorkerHandle {
-        self.start_worker_with(None).await
+        self.start_pool(None, None).await
     }
 
-    /// A worker whose mailing scheduler also runs. Only one test may use it: a scheduler claims due mailings of
-    /// every client in the database, which in tests means other tests' clients too. Its passes are an hour apart
-    /// (the first one at start), so a mailing confirmed later starts only through the database's notification.
-    pub async fn start_worker_with_scheduler(&self) -> WorkerHandle {
-        self.start_worker_with(Some(Duration::from_secs(3600)))
+    /// A worker whose scheduler also runs, for this client only (a pass moves every client's due mailings and
+    /// journeys, which in tests means other tests' clients too). Its passes are an hour apart (the first one at
+    /// start), so a mailing confirmed later starts only through the database's notification.
+    pub async fn start_worker_with_scheduler(&self, client_id: i64) -> WorkerHandle {
+        let queue = JobQueue::connect(&redis_url(), &self.queue_name)
             .await
+            .unwrap();
+        let mut config = self.pool_config(Some(Duration::from_secs(3600)), None);
+        config.schedule_only_client = Some(client_id);
+        self.start_pool_on(queue, config).await
     }
 
     /// A worker that reconciles (queues again jobs whose queue message was lost) for this one client only, at
@@ -79,10 +83,6 @@ impl TestApp {
         self.start_pool_on(queue, config).await
     }
 
-    async fn start_worker_with(&self, schedule_every: Option<Duration>) -> WorkerHandle {
-        self.start_pool(schedule_every, None).await
-    }
-
     /// The pool configuration of the test workers: two slots, no database claim, production's stall threshold.
     pub fn pool_config(
         &self,
@@ -94,6 +94,7 @@ impl TestApp {
             liveness: worker::Liveness::new("test-worker", &self.queue_name),
             shutdown_timeout: Duration::from_secs(5),
             schedule_every,
+            schedule_only_client: None,
             reconcile_every: reconcile.map(|r| r.1),
             claim_every: None,
             reconcile_only_client: reconcile.map(|r| r.0),

@@ -15,8 +15,8 @@ fn find_url(raw: &str, marker: &str) -> String {
 async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     let (port, inbox) = start_sink().await;
     let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
-    let _worker = app.start_worker_with_scheduler().await;
     let client = app.create_client().await;
+    let _worker = app.start_worker_with_scheduler(client.id).await;
     let session = app.session(&client).await;
     let sender = post(
         &app,

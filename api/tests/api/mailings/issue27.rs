@@ -58,8 +58,8 @@ fn url_in(raw: &str, marker: &str) -> String {
 async fn issue_27_item_14_a_contact_without_a_first_name_reads_the_tags_default() {
     let (port, inbox) = start_sink().await;
     let app = spawn_app_with(|s| s.smtp_url = format!("smtp://127.0.0.1:{port}")).await;
-    let _worker = app.start_worker_with_scheduler().await;
     let client = app.create_client().await;
+    let _worker = app.start_worker_with_scheduler(client.id).await;
     let session = app.session(&client).await;
     let sender = sender(&app, &session).await;
     let list_id = list_of(
