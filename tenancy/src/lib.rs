@@ -103,7 +103,13 @@ impl Tenancy {
     /// A listener for `NOTIFY` on `channel`, on a connection of its own. Notifications carry no client data;
     /// they only say that something is worth looking at through the usual doors.
     pub async fn listen(&self, channel: &str) -> Result<sqlx::postgres::PgListener, TenancyError> {
-        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+        // A pool of one of its own (the listener reconnects through it): a listener holds its connection for as
+        // long as it lives, and each one taken from the shared pool left the jobs a connection fewer. A worker
+        // with a small pool and two listeners starved (its beat and claims timed out waiting for a connection).
+        let own = PgPoolOptions::new()
+            .max_connections(1)
+            .connect_lazy_with(self.options.clone());
+        let mut listener = sqlx::postgres::PgListener::connect_with(&own).await?;
         listener.listen(channel).await?;
         Ok(listener)
     }

@@ -1,18 +1,5 @@
 use super::*;
 
-/// Submits the public form as a person would.
-async fn sign_up(f: &Fixture, email: &str) {
-    let response = f
-        .app
-        .request(Method::POST, &format!("/api/crm-form/{}/submit", f.form))
-        .header("client-short", &f.session.client.short_name)
-        .json(&json!({ "email": email }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
 #[tokio::test]
 async fn a_welcome_series_enrols_once_mails_waits_and_branches_on_a_gift() {
     let f = fixture().await;
@@ -42,9 +29,9 @@ async fn a_welcome_series_enrols_once_mails_waits_and_branches_on_a_gift() {
                     "start": "done", "steps": [{ "id": "done", "kind": "end" }] }),
         )
         .await;
-    sign_up(&f, "ann@example.org").await;
-    sign_up(&f, "bob@example.org").await;
-    sign_up(&f, "ann@example.org").await;
+    f.sign_up("ann@example.org").await;
+    f.sign_up("bob@example.org").await;
+    f.sign_up("ann@example.org").await;
     f.exec("update contacts set first_name = initcap(split_part(email, '@', 1))")
         .await;
     let first = f.pass().await;

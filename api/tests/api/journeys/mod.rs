@@ -103,6 +103,19 @@ impl Fixture {
         id
     }
 
+    /// Submits the public form as a person would.
+    pub async fn sign_up(&self, email: &str) {
+        let response = self
+            .app
+            .request(Method::POST, &format!("/api/crm-form/{}/submit", self.form))
+            .header("client-short", &self.session.client.short_name)
+            .json(&json!({ "email": email }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+
     /// The scheduler's journeys pass for this client.
     pub async fn pass(&self) -> worker::JourneysPass {
         worker::journeys_due(&self.app.tenancy, &self.queue, &self.session.client)

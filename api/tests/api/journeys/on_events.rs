@@ -32,17 +32,8 @@ async fn a_form_signup_is_enrolled_and_mailed_without_waiting_for_a_pass() {
         },
     )
     .await;
-    for email in ["ann@example.org", "bob@example.org"] {
-        let response = f
-            .app
-            .request(Method::POST, &format!("/api/crm-form/{}/submit", f.form))
-            .header("client-short", &f.session.client.short_name)
-            .json(&json!({ "email": email }))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-    }
+    f.sign_up("ann@example.org").await;
+    f.sign_up("bob@example.org").await;
     assert_eq!(
         f.delivered(2).await,
         vec![
