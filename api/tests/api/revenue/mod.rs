@@ -276,6 +276,7 @@ async fn fixture(app: &TestApp, client: &Client) -> Fixture {
 const MARCH: &str = "from=2026-03-01&to=2026-03-31";
 
 mod attribution;
+mod links;
 mod page_filters;
 mod rollups;
 mod summary;
