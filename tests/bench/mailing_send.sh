@@ -73,9 +73,13 @@ insert into contacts (email, first_name) select 'person' || i || '@example.org',
 insert into crm_lists (name, kind) values ('Everyone', 'upload');
 insert into crm_list_members (list_id, contact_id) select 1, id from contacts;
 insert into senders (name, from_address) values ('Friends of the Campaign', 'team@campaign.example.org');
+-- The floor sends over POOL connections; the real send gets as many. By default the "other" providers' group
+-- (example.org is one) has 4, a courtesy to receiving servers, which would measure the setting, not the send.
+update mailbox_provider_pacing set connections = $POOL where provider = 'other';
 SQL
-# The send's own timings (recipients chosen, send finished, journal hand-over) go to the worker's log.
-WORKER_LOG_LEVEL=warn,worker::send=info,worker::schedule=info
+# The send's own timings (recipients chosen, send finished, journal hand-over) go to the worker's log;
+# WORKER_LOG_LEVEL=warn,worker::send=debug adds each batch's wait and send times.
+WORKER_LOG_LEVEL=${WORKER_LOG_LEVEL:-warn,worker::send=info,worker::schedule=info}
 RUST_LOG=$WORKER_LOG_LEVEL "$BIN/worker" >"$WORK/mail-worker.log" 2>&1 &
 WORKER_PID=$!; PIDS+=($WORKER_PID)
 "$BIN/api" serve >"$WORK/mail-api.log" 2>&1 &

@@ -120,5 +120,21 @@ async fn rates_follow_one_definition_per_mailing_sender_domain_and_provider() {
         (trip.percent - 20.0).abs() < 1e-9 && trip.limit_percent == 5.0,
         "{trip:?}"
     );
+    // The guard counts what the rates show: 10 sent, 8 delivered.
+    assert_eq!((trip.sent, trip.delivered), (10, 8));
+    // Complaints: 2 of 8 delivered is 25 %, past a 20 % limit and named before the bounces.
+    sqlx::query("update app_settings set complaint_pause_percent = 20")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let trip = store::deliverability::guard::check(&mut tx, mailing)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (trip.rate, trip.sent, trip.delivered),
+        (store::deliverability::guard::Tripped::Complaints, 10, 8)
+    );
+    assert!((trip.percent - 25.0).abs() < 1e-9, "{trip:?}");
     tx.commit().await.unwrap();
 }
