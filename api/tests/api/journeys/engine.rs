@@ -131,3 +131,56 @@ async fn a_welcome_series_enrols_once_mails_waits_and_branches_on_a_gift() {
     let mailings = f.app.get_json("/api/crm-mailing", &f.session).await;
     assert_eq!(mailings.as_array().unwrap().len(), 0, "{mailings}");
 }
+
+/// Step records follow their place and their mailing as foreign keys would (migration `20261212000100`): a deleted
+/// contact takes its places and their step records with it, and a deleted mailing leaves the records without one.
+#[tokio::test]
+async fn step_records_go_with_their_place_and_lose_a_deleted_mailing() {
+    let f = fixture().await;
+    f.active_journey(
+        "Welcome",
+        json!({
+            "triggers": [{ "kind": "form_signup", "form_id": f.form }],
+            "start": "welcome",
+            "steps": [
+                { "id": "welcome", "kind": "send", "template_id": f.template, "subject": "Welcome", "on_cap": "wait", "next": "pause" },
+                { "id": "pause", "kind": "wait", "hours": 48, "next": null }
+            ]
+        }),
+    )
+    .await;
+    f.sign_up("ann@example.org").await;
+    f.sign_up("bob@example.org").await;
+    f.pass().await;
+    assert_eq!(f.delivered(2).await.len(), 2);
+    let records = "select count(*) from journey_step_sends";
+    let with_mailing = "select count(*) from journey_step_sends where mailing_id is not null";
+    assert_eq!(f.scalar(records).await, 4, "welcome and pause, twice");
+    assert_eq!(f.scalar(with_mailing).await, 2);
+
+    f.exec("delete from contacts where email = 'ann@example.org'")
+        .await;
+    assert_eq!(
+        f.scalar(
+            "select count(*) from journey_step_sends s
+             where not exists (select 1 from journey_contacts jc where jc.id = s.journey_contact_id)"
+        )
+        .await,
+        0,
+        "no record outlives its place"
+    );
+    assert_eq!(
+        f.scalar(
+            "select count(*) from journey_step_sends s join contacts c on c.id = s.contact_id
+             where c.email = 'bob@example.org'"
+        )
+        .await,
+        2
+    );
+    assert_eq!(f.scalar(records).await, 2);
+
+    f.exec("delete from mailings where journey_id is not null")
+        .await;
+    assert_eq!(f.scalar(records).await, 2);
+    assert_eq!(f.scalar(with_mailing).await, 0);
+}
