@@ -106,6 +106,7 @@ impl Application {
             webhook_gate: Default::default(),
             delivery_hooks: crate::delivery_webhooks::Hooks::new(
                 settings.ses_sns_cert_pem.as_deref(),
+                tenancy.clone(),
                 (settings.database_pool_size as usize / 4).clamp(1, 2),
             )?,
             mailer: mailer.clone(),

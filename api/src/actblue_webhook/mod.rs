@@ -180,7 +180,7 @@ async fn write_retrying(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<Writ
 }
 
 /// A deadlock, a serialization failure or no connection to be had: the same write may well succeed again.
-fn transient(e: &ApiError) -> bool {
+pub(crate) fn transient(e: &ApiError) -> bool {
     let ApiError::Internal(cause) = e else {
         return matches!(e, ApiError::Unavailable(_));
     };

@@ -3,9 +3,9 @@
 //! what they do to the suppression list — in one transaction before the 200. A refused request writes nothing; an
 //! event delivered again (same provider event id) writes nothing either, evidence included.
 //!
-//! The writes take one of a few writer slots (the webhooks' share of the pool); a request that cannot get one
-//! soon is answered 429 with `Retry-After`, which every one of these relays retries. Bodies are capped by the
-//! api's body limit.
+//! The writes are group-committed by a few writer tasks (the webhooks' share of the pool; `writer`); a request
+//! that cannot be written soon is answered 429 with `Retry-After`, which every one of these relays retries. Bodies
+//! are capped by the api's body limit.
 
 mod mailgun;
 pub mod message_id;
@@ -13,27 +13,22 @@ mod postmark;
 mod sendgrid;
 mod ses;
 mod sns_certs;
+mod writer;
 
 use crate::actblue_webhook::{basic_credentials, Basic};
 use crate::error::ApiError;
 use crate::state::AppState;
 use chrono::{DateTime, TimeZone, Utc};
 use poem::Request;
-use std::collections::HashSet;
 use std::path::Path;
-use std::time::Duration;
-use store::deliverability::webhooks::{self, Token};
+use store::deliverability::webhooks;
 use store::deliverability::{Kind, NewEvent, Source};
-use tenancy::Client;
-use tokio::sync::Semaphore;
+use tenancy::Tenancy;
+use writer::EventWriter;
 
 pub use mailgun::key_owner as mailgun_key_owner;
 pub use sendgrid::public_key as sendgrid_public_key;
 pub use sns_certs::SnsCertificates;
-
-/// The longest a webhook waits for a writer slot.
-const WRITER_WAIT: Duration = Duration::from_secs(5);
-const RETRY_AFTER_SECS: u64 = 5;
 
 /// A relay whose webhook Compass takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,28 +71,30 @@ impl Provider {
     }
 }
 
-/// What the webhooks share: the SNS certificates and the writer slots.
+/// What the webhooks share: the SNS certificates and the writer.
 pub struct Hooks {
     pub sns: SnsCertificates,
-    writers: Semaphore,
+    writer: EventWriter,
 }
 
 impl Hooks {
-    /// `pinned`: a PEM file of the only SNS certificates to trust (none: fetch them from SNS).
+    /// `pinned`: a PEM file of the only SNS certificates to trust (none: fetch them from SNS). Starts `writers`
+    /// writer tasks on the current runtime.
     pub fn new(
         pinned: Option<&Path>,
+        tenancy: Tenancy,
         writers: usize,
     ) -> Result<Self, crate::startup::StartupError> {
         Ok(Self {
             sns: SnsCertificates::new(pinned)
                 .map_err(crate::startup::StartupError::SnsCertificates)?,
-            writers: Semaphore::new(writers.max(1)),
+            writer: EventWriter::start(tenancy, writers),
         })
     }
 }
 
 /// What one request changed.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Receipt {
     /// Events stored (0 for a replay).
     pub stored: u64,
@@ -233,7 +230,17 @@ pub async fn receive(
         .take(200)
         .collect::<String>();
     let confirm = parsed.subscription.clone();
-    let receipt = write(state, &client, provider, &content_type, body, parsed).await?;
+    let receipt = state
+        .delivery_hooks
+        .writer
+        .submit(writer::Request {
+            client: client.clone(),
+            source: provider.source(),
+            content_type,
+            body: body.to_vec(),
+            parsed,
+        })
+        .await?;
     if let Some((topic, url)) = confirm {
         state
             .delivery_hooks
@@ -241,64 +248,6 @@ pub async fn receive(
             .confirm_later(state, &client, topic, url);
     }
     Ok(receipt)
-}
-
-/// Writes the evidence, the new events and what they do, in one transaction.
-async fn write(
-    state: &AppState,
-    client: &Client,
-    provider: Provider,
-    content_type: &str,
-    body: &[u8],
-    mut parsed: Parsed,
-) -> Result<Receipt, ApiError> {
-    let _slot = tokio::time::timeout(WRITER_WAIT, state.delivery_hooks.writers.acquire())
-        .await
-        .map_err(|_| ApiError::RetryLater {
-            message: "Too many webhooks are waiting to be written; retry shortly".to_owned(),
-            after_secs: RETRY_AFTER_SECS,
-        })?
-        .map_err(ApiError::internal)?;
-    let source = provider.source();
-    crate::auth::in_client(&state.tenancy, client, async |tx| {
-        webhooks::lock(tx).await?;
-        if let Some((token, event_id)) = &parsed.mailgun_token {
-            if webhooks::take_mailgun_token(tx, token, event_id).await? == Token::Replayed {
-                return Err(refused("This signature was already used"));
-            }
-        }
-        if let Some((topic, url)) = &parsed.subscription {
-            webhooks::save_subscription(tx, topic, url).await?;
-        }
-        let ids: Vec<String> = parsed
-            .events
-            .iter()
-            .filter_map(|e| e.source_event_id.clone())
-            .collect();
-        let mut seen: HashSet<String> = webhooks::known_events(tx, source, &ids)
-            .await?
-            .into_iter()
-            .collect();
-        // Only events not stored yet (nor twice in this body) are kept, so a replay leaves no evidence either.
-        parsed.events.retain(|e| match &e.source_event_id {
-            Some(id) => seen.insert(id.clone()),
-            None => true,
-        });
-        if parsed.events.is_empty() && parsed.subscription.is_none() {
-            return Ok(Receipt::default());
-        }
-        let evidence =
-            store::deliverability::store_evidence(tx, source, content_type, body).await?;
-        for e in &mut parsed.events {
-            e.evidence_id = Some(evidence);
-        }
-        let recorded = store::deliverability::record(tx, &parsed.events).await?;
-        Ok(Receipt {
-            stored: recorded.stored,
-            suppressed: recorded.suppressed,
-        })
-    })
-    .await
 }
 
 #[cfg(test)]

@@ -95,6 +95,12 @@ pub struct Recorded {
     pub stored: u64,
     /// Addresses suppressed by them.
     pub suppressed: u64,
+    /// The places in the batch (from 0) of the events stored, for events that carry a `source_event_id`: a
+    /// caller that wrote several requests' events at once tells each what became of its own. An event id twice
+    /// in one batch is stored once and listed at both places.
+    pub stored_events: Vec<usize>,
+    /// The places of the events that suppressed an address (one per address), as `stored_events`.
+    pub suppressing_events: Vec<usize>,
 }
 
 /// Keeps the raw evidence (a message, a webhook body) before it is parsed; its id goes on the events it yields.
@@ -184,7 +190,16 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
     sqlx::query("set local plan_cache_mode = force_custom_plan")
         .execute(&mut *conn)
         .await?;
-    let (stored, suppressed, leaving, leave_as, copy_mailings, copy_contacts): Outcome =
+    let (
+        stored,
+        suppressed,
+        leaving,
+        leave_as,
+        copy_mailings,
+        copy_contacts,
+        stored_at,
+        suppressing_at,
+    ): Outcome =
         sqlx::query_as(RECORD)
             .bind(&source)
             .bind(&source_event_id)
@@ -221,15 +236,28 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
             .execute(&mut *conn)
             .await?;
     }
+    let places = |at: Vec<i64>| at.into_iter().filter_map(|n| usize::try_from(n).ok()).collect();
     Ok(Recorded {
         stored: u64::try_from(stored).unwrap_or_default(),
         suppressed: u64::try_from(suppressed).unwrap_or_default(),
+        stored_events: places(stored_at),
+        suppressing_events: places(suppressing_at),
     })
 }
 
 /// What [`RECORD`] returns: events stored, addresses suppressed, the contacts that leave and their new
-/// subscription, the recipient rows (mailing, contact) to mark bounced.
-type Outcome = (i64, i64, Vec<i64>, Vec<String>, Vec<i64>, Vec<i64>);
+/// subscription, the recipient rows (mailing, contact) to mark bounced, and the places of the events stored and of
+/// those that suppressed an address.
+type Outcome = (
+    i64,
+    i64,
+    Vec<i64>,
+    Vec<String>,
+    Vec<i64>,
+    Vec<i64>,
+    Vec<i64>,
+    Vec<i64>,
+);
 
 /// The events in and the suppressions written, in one statement; it returns what the two statements after it
 /// change (the contacts that leave, the recipient rows to mark bounced). Its parts all see the database as it was
@@ -240,18 +268,18 @@ const RECORD: &str = "
 with input as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                          $7::text[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::bigint[])
-        as i (source, source_event_id, kind, bounce_type, status_code, diagnostic, email, mailing_id,
-              contact_id, occurred_at, evidence_id)),
+        with ordinality as i (source, source_event_id, kind, bounce_type, status_code, diagnostic, email,
+                              mailing_id, contact_id, occurred_at, evidence_id, n)),
 -- A mailing or contact the source names but this client does not have is left out, not trusted.
 resolved as (
-    select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic, i.email,
+    select i.n, i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic, i.email,
            m.id as mailing_id,
            -- The contact is found by its id and its e-mail compared after: joined on both, the planner may pick
            -- the e-mail's trigram index, which reads thousands of pages for one address of a common domain.
            coalesce(case when c.email = i.email then c.id end,
                     (select c2.id from contacts c2 where c2.email = i.email)) as contact_id,
            i.occurred_at, i.evidence_id
-    from (select i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic,
+    from (select i.n, i.source, i.source_event_id, i.kind, i.bounce_type, i.status_code, i.diagnostic,
                  coalesce(nullif(i.email, ''), c.email) as email, i.mailing_id, i.contact_id,
                  i.occurred_at, i.evidence_id
           from input i left join contacts c on c.id = i.contact_id and i.email = '') i
@@ -268,7 +296,7 @@ inserted as (
            r.contact_id, r.occurred_at, r.evidence_id
     from resolved r
     on conflict (source, source_event_id) do nothing
-    returning id, kind, bounce_type, email, mailing_id, contact_id, occurred_at),
+    returning id, source, source_event_id, kind, bounce_type, email, mailing_id, contact_id, occurred_at),
 -- Addresses whose soft bounces within the client's window reach its limit: this batch's and those stored before.
 soft_limit as (
     select s.email
@@ -293,7 +321,7 @@ suppressed as (
     insert into suppressions (email, reason, event_id)
     select email, reason, id from candidates
     on conflict (email) where lifted_at is null do nothing
-    returning 1),
+    returning event_id),
 -- Recipient rows of copies that bounced for good after the server took them (marked below).
 bounced_copies as (
     select r.mailing_id, r.contact_id
@@ -313,7 +341,12 @@ select (select count(*) from inserted), (select count(*) from suppressed),
        coalesce((select array_agg(contact_id order by contact_id) from leaving), '{}'),
        coalesce((select array_agg(subscription order by contact_id) from leaving), '{}'),
        coalesce((select array_agg(mailing_id order by mailing_id, contact_id) from bounced_copies), '{}'),
-       coalesce((select array_agg(contact_id order by mailing_id, contact_id) from bounced_copies), '{}')";
+       coalesce((select array_agg(contact_id order by mailing_id, contact_id) from bounced_copies), '{}'),
+       -- Which of the batch's events were stored and which suppressed an address, by their place in it (from 0).
+       coalesce((select array_agg(r.n - 1 order by r.n) from inserted i
+                 join resolved r on r.source = i.source and r.source_event_id = i.source_event_id), '{}'),
+       coalesce((select array_agg(r.n - 1 order by r.n) from suppressed s join inserted i on i.id = s.event_id
+                 join resolved r on r.source = i.source and r.source_event_id = i.source_event_id), '{}')";
 
 fn truncate(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {

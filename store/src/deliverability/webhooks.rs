@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
+use std::collections::HashMap;
 
 /// One provider's webhook settings as stored (secrets sealed or hashed).
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
@@ -157,30 +158,58 @@ pub async fn take_mailgun_token(
     token: &str,
     event_id: &str,
 ) -> Result<Token, sqlx::Error> {
+    let taken = take_mailgun_tokens(conn, &[(token, event_id)]).await?;
+    Ok(taken.first().copied().unwrap_or(Token::Replayed))
+}
+
+/// [`take_mailgun_token`] for several (token, event id) pairs in one round trip of each kind, answered in order
+/// as if they had been taken one after the other: a token twice in `taken` is new the first time and a retry or a
+/// replay after. Call it under the client's webhook [`lock`], which keeps two rounds from taking one token.
+pub async fn take_mailgun_tokens(
+    conn: &mut PgConnection,
+    taken: &[(&str, &str)],
+) -> Result<Vec<Token>, sqlx::Error> {
+    if taken.is_empty() {
+        return Ok(Vec::new());
+    }
     sqlx::query("delete from mailgun_tokens where seen_at < now() - interval '1 day'")
         .execute(&mut *conn)
         .await?;
-    let inserted = sqlx::query(
-        "insert into mailgun_tokens (token, event_id) values ($1, $2) on conflict (token) do nothing",
-    )
-    .bind(token)
-    .bind(event_id)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    if inserted == 1 {
-        return Ok(Token::New);
+    let tokens: Vec<&str> = taken.iter().map(|(t, _)| *t).collect();
+    let mut seen: HashMap<String, String> =
+        sqlx::query_as::<_, (String, String)>(
+            "select token, event_id from mailgun_tokens where token = any($1)",
+        )
+        .bind(&tokens)
+        .fetch_all(&mut *conn)
+        .await?
+        .into_iter()
+        .collect();
+    let mut answers = Vec::with_capacity(taken.len());
+    let (mut new_tokens, mut new_events) = (Vec::new(), Vec::new());
+    for (token, event_id) in taken {
+        answers.push(match seen.get(*token) {
+            Some(first) if first == event_id => Token::Retry,
+            Some(_) => Token::Replayed,
+            None => {
+                seen.insert((*token).to_owned(), (*event_id).to_owned());
+                new_tokens.push(*token);
+                new_events.push(*event_id);
+                Token::New
+            }
+        });
     }
-    let seen: Option<String> =
-        sqlx::query_scalar("select event_id from mailgun_tokens where token = $1")
-            .bind(token)
-            .fetch_optional(conn)
-            .await?;
-    Ok(if seen.as_deref() == Some(event_id) {
-        Token::Retry
-    } else {
-        Token::Replayed
-    })
+    if !new_tokens.is_empty() {
+        sqlx::query(
+            "insert into mailgun_tokens (token, event_id) select * from unnest($1::text[], $2::text[])
+             on conflict (token) do nothing",
+        )
+        .bind(&new_tokens)
+        .bind(&new_events)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(answers)
 }
 
 /// Which of `ids` are already stored as events of `source`.

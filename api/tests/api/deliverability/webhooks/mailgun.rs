@@ -138,3 +138,67 @@ async fn mailgun_events_need_a_fresh_unused_signature_and_count_once() {
         (Some("complaint".into()), "unsubscribed".into())
     );
 }
+
+#[tokio::test]
+async fn a_burst_is_written_together_and_each_request_hears_what_became_of_its_own_events() {
+    let app = spawn_app().await;
+    let emails: Vec<String> = (0..40).map(|n| format!("burst{n}@example.net")).collect();
+    let refs: Vec<&str> = emails.iter().map(String::as_str).collect();
+    let (client, session, mailing, contacts) = client_with(&app, &refs).await;
+    configure(
+        &app,
+        &session,
+        "mailgun",
+        json!({ "mailgunSigningKey": MAILGUN_KEY, "enabled": true }),
+    )
+    .await;
+    let now = chrono::Utc::now().timestamp();
+    let body = |n: usize| {
+        mailgun(
+            "mailgun-failed-permanent.json",
+            &emails[n],
+            &message_id(mailing, contacts[n], &client),
+            now,
+            &format!("burst-token-{n}"),
+            MAILGUN_KEY,
+        )
+        .replace("G9Bn5sl1TC6nu79C8C0bwg", &format!("burst-event-{n}"))
+    };
+    // Forty events at once, the first ten of them twice (Mailgun retrying while the first try is in flight).
+    let posts: Vec<(usize, String)> = (0..40).chain(0..10).map(|n| (n, body(n))).collect();
+    let answers = futures_util::future::join_all(posts.iter().map(|(n, b)| async {
+        (*n, post(&app, "mailgun", &client, b, &[]).await)
+    }))
+    .await;
+    let mut stored = vec![0; 40];
+    let mut suppressed = vec![0; 40];
+    for (n, (status, answer)) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{answer}");
+        stored[*n] += answer["stored"].as_i64().unwrap();
+        suppressed[*n] += answer["suppressed"].as_i64().unwrap();
+    }
+    // Each event stored by exactly one of its requests, which also says it suppressed the address.
+    assert_eq!(stored, vec![1; 40]);
+    assert_eq!(suppressed, vec![1; 40]);
+    assert_eq!(counts(&app, &client).await, (40, 40, 40));
+    assert_eq!(
+        app.scalar_in(&client, "select count(*) from contacts where subscription = 'bounced'")
+            .await,
+        40
+    );
+
+    // A token of the burst signing another event afterwards is a replay, and changes nothing.
+    let replay = mailgun(
+        "mailgun-complained.json",
+        &emails[39],
+        "",
+        now,
+        "burst-token-3",
+        MAILGUN_KEY,
+    );
+    assert_eq!(
+        post(&app, "mailgun", &client, &replay, &[]).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(counts(&app, &client).await, (40, 40, 40));
+}
