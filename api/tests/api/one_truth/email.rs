@@ -117,4 +117,25 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
         "0.2500",
     );
     c.eq("rates complaints", s(&rates[0]["complaintRate"]), "0.5000");
+
+    // The same period's rates per mailbox provider and per sender domain (E-mail Analytics' breakdowns) count the
+    // same recipients: their groups add up to the mailing's figures.
+    for by in ["provider", "sender_domain"] {
+        let groups = app
+            .get_json(&format!("/api/delivery-rates?by={by}&{range}"), session)
+            .await;
+        for figure in ["sent", "delivered", "hardBounced", "softBounced", "complained"] {
+            let sum: i64 = groups
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g[figure].as_i64().unwrap())
+                .sum();
+            c.eq(
+                &format!("rates by {by} {figure}"),
+                sum.to_string(),
+                &s(&rates[0][figure]),
+            );
+        }
+    }
 }
