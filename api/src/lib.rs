@@ -12,6 +12,7 @@ pub mod delivery_webhooks;
 pub mod demo;
 pub mod dns;
 pub mod error;
+pub mod group_commit;
 pub mod identity;
 pub mod input_guard;
 pub mod metrics;

@@ -5,6 +5,7 @@
 
 use crate::auth::in_client;
 use crate::error::ApiError;
+use crate::group_commit::next_round;
 use domain::Email;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -65,25 +66,14 @@ impl SignupWriter {
 
 async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
     loop {
-        let mut batch = Vec::new();
-        {
+        let round = {
             let mut rx = rx.lock().await;
-            match rx.recv().await {
-                Some(first) => batch.push(first),
-                None => return,
-            }
-            while batch.len() < MAX_BATCH {
-                match rx.try_recv() {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
-                }
-            }
-        }
-        let mut by_client: HashMap<i64, Vec<Pending>> = HashMap::new();
-        for item in batch {
-            by_client.entry(item.client.id).or_default().push(item);
-        }
-        for (_, items) in by_client {
+            next_round(&mut rx, MAX_BATCH, |p: &Pending| p.client.id).await
+        };
+        let Some(groups) = round else {
+            return;
+        };
+        for items in groups {
             let outcome = write_batch(&tenancy, &items).await;
             match outcome {
                 Ok(mut redirects) => {

@@ -22,8 +22,8 @@ pub use credentials::{basic_credentials, Basic, Gate, VERIFIED_FOR};
 pub use payload::{Contribution, Donor, LineItem, Payload};
 
 use crate::error::ApiError;
+use crate::group_commit::{next_round, retrying, transient};
 use row::{rows, Row};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tenancy::{Client, Tenancy};
@@ -39,8 +39,6 @@ const QUEUE_WAIT: Duration = Duration::from_secs(2);
 const ANSWER_WAIT: Duration = Duration::from_secs(20);
 /// What a webhook answered 429 is told to wait.
 const RETRY_AFTER_SECS: u64 = 5;
-/// Tries of a group that meets a deadlock, a serialization failure or a busy pool.
-const TRIES: u32 = 4;
 
 fn busy() -> ApiError {
     ApiError::RetryLater {
@@ -105,25 +103,14 @@ impl GiftWriter {
 
 async fn write_loop(tenancy: Tenancy, rx: Arc<Mutex<mpsc::Receiver<Pending>>>) {
     loop {
-        let mut batch = Vec::new();
-        {
+        let round = {
             let mut rx = rx.lock().await;
-            match rx.recv().await {
-                Some(first) => batch.push(first),
-                None => return,
-            }
-            while batch.len() < MAX_BATCH {
-                match rx.try_recv() {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
-                }
-            }
-        }
-        let mut by_client: HashMap<i64, Vec<Pending>> = HashMap::new();
-        for item in batch {
-            by_client.entry(item.client.id).or_default().push(item);
-        }
-        for (_, items) in by_client {
+            next_round(&mut rx, MAX_BATCH, |p: &Pending| p.client.id).await
+        };
+        let Some(groups) = round else {
+            return;
+        };
+        for items in groups {
             match write_retrying(&tenancy, &items).await {
                 Ok(new) => answer(items, new),
                 // One bad webhook must not fail the others of its group: each is written alone.
@@ -166,30 +153,5 @@ fn fail(items: Vec<Pending>, e: ApiError) {
 }
 
 async fn write_retrying(tenancy: &Tenancy, items: &[Pending]) -> Result<Vec<Written>, ApiError> {
-    let mut tries = 1;
-    loop {
-        match write_batch(tenancy, items).await {
-            Err(e) if tries < TRIES && transient(&e) => {
-                tracing::warn!(error = %telemetry::Chain(&e), tries, "actblue webhook write retried");
-                tokio::time::sleep(Duration::from_millis(50 << tries)).await;
-                tries += 1;
-            }
-            outcome => return outcome,
-        }
-    }
-}
-
-/// A deadlock, a serialization failure or no connection to be had: the same write may well succeed again.
-pub(crate) fn transient(e: &ApiError) -> bool {
-    let ApiError::Internal(cause) = e else {
-        return matches!(e, ApiError::Unavailable(_));
-    };
-    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(cause.as_ref());
-    while let Some(err) = next {
-        if let Some(sqlx::Error::Database(db)) = err.downcast_ref::<sqlx::Error>() {
-            return db.code().is_some_and(|c| matches!(&*c, "40P01" | "40001"));
-        }
-        next = err.source();
-    }
-    false
+    retrying("actblue webhook", || write_batch(tenancy, items)).await
 }

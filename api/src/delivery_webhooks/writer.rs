@@ -10,8 +10,8 @@
 //! again; one that fails otherwise is written request by request, so one bad request fails alone.
 
 use super::{refused, Parsed, Receipt};
-use crate::actblue_webhook::transient;
 use crate::error::ApiError;
+use crate::group_commit::{next_round, retrying, transient};
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use store::deliverability::webhooks::{self, Token};
@@ -27,8 +27,6 @@ const QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// The longest a request waits for its write, inside every relay's own timeout.
 const ANSWER_WAIT: Duration = Duration::from_secs(20);
 const RETRY_AFTER_SECS: u64 = 5;
-/// Tries of a group that meets a deadlock, a serialization failure or a busy pool.
-const TRIES: u32 = 4;
 
 fn busy() -> ApiError {
     ApiError::RetryLater {
@@ -99,26 +97,9 @@ impl EventWriter {
 }
 
 async fn write_loop(tenancy: Tenancy, mut rx: mpsc::Receiver<Pending>) {
-    loop {
-        let mut batch = Vec::new();
-        match rx.recv().await {
-            Some(first) => batch.push(first),
-            None => return,
-        }
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(next) => batch.push(next),
-                Err(_) => break,
-            }
-        }
-        let mut by_client: HashMap<i64, Vec<Pending>> = HashMap::new();
-        for item in batch {
-            by_client
-                .entry(item.request.client.id)
-                .or_default()
-                .push(item);
-        }
-        for (_, items) in by_client {
+    while let Some(groups) = next_round(&mut rx, MAX_BATCH, |p: &Pending| p.request.client.id).await
+    {
+        for items in groups {
             match write_retrying(&tenancy, &items).await {
                 Ok(answers) => answer(items, answers),
                 // One bad request must not fail the others of its group: each is written alone.
@@ -169,17 +150,7 @@ async fn write_retrying(
     tenancy: &Tenancy,
     items: &[Pending],
 ) -> Result<Vec<Result<Receipt, ApiError>>, ApiError> {
-    let mut tries = 1;
-    loop {
-        match write_group(tenancy, items).await {
-            Err(e) if tries < TRIES && transient(&e) => {
-                tracing::warn!(error = %telemetry::Chain(&e), tries, "delivery webhook write retried");
-                tokio::time::sleep(Duration::from_millis(50 << tries)).await;
-                tries += 1;
-            }
-            outcome => return outcome,
-        }
-    }
+    retrying("delivery webhook", || write_group(tenancy, items)).await
 }
 
 /// Writes one client's requests in one transaction, each as it would have been written alone in their order: a

@@ -199,21 +199,20 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
         copy_contacts,
         stored_at,
         suppressing_at,
-    ): Outcome =
-        sqlx::query_as(RECORD)
-            .bind(&source)
-            .bind(&source_event_id)
-            .bind(&kind)
-            .bind(&bounce_type)
-            .bind(&status_code)
-            .bind(&diagnostic)
-            .bind(&email)
-            .bind(&mailing_id)
-            .bind(&contact_id)
-            .bind(&occurred_at)
-            .bind(&evidence_id)
-            .fetch_one(&mut *conn)
-            .await?;
+    ): Outcome = sqlx::query_as(RECORD)
+        .bind(&source)
+        .bind(&source_event_id)
+        .bind(&kind)
+        .bind(&bounce_type)
+        .bind(&status_code)
+        .bind(&diagnostic)
+        .bind(&email)
+        .bind(&mailing_id)
+        .bind(&contact_id)
+        .bind(&occurred_at)
+        .bind(&evidence_id)
+        .fetch_one(&mut *conn)
+        .await?;
     if !copy_mailings.is_empty() {
         // A copy that bounced for good after the server took it was never delivered: its recipient row says so,
         // and every page that counts delivered copies (the mailing, Performance, E-mail Analytics, the rates) reads
@@ -236,7 +235,11 @@ pub async fn record(conn: &mut PgConnection, events: &[NewEvent]) -> Result<Reco
             .execute(&mut *conn)
             .await?;
     }
-    let places = |at: Vec<i64>| at.into_iter().filter_map(|n| usize::try_from(n).ok()).collect();
+    let places = |at: Vec<i64>| {
+        at.into_iter()
+            .filter_map(|n| usize::try_from(n).ok())
+            .collect()
+    };
     Ok(Recorded {
         stored: u64::try_from(stored).unwrap_or_default(),
         suppressed: u64::try_from(suppressed).unwrap_or_default(),

@@ -176,15 +176,14 @@ pub async fn take_mailgun_tokens(
         .execute(&mut *conn)
         .await?;
     let tokens: Vec<&str> = taken.iter().map(|(t, _)| *t).collect();
-    let mut seen: HashMap<String, String> =
-        sqlx::query_as::<_, (String, String)>(
-            "select token, event_id from mailgun_tokens where token = any($1)",
-        )
-        .bind(&tokens)
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .collect();
+    let mut seen: HashMap<String, String> = sqlx::query_as::<_, (String, String)>(
+        "select token, event_id from mailgun_tokens where token = any($1)",
+    )
+    .bind(&tokens)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .collect();
     let mut answers = Vec::with_capacity(taken.len());
     let (mut new_tokens, mut new_events) = (Vec::new(), Vec::new());
     for (token, event_id) in taken {

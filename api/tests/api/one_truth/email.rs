@@ -124,7 +124,13 @@ pub(super) async fn check(p: &Period<'_>, c: &mut Check) {
         let groups = app
             .get_json(&format!("/api/delivery-rates?by={by}&{range}"), session)
             .await;
-        for figure in ["sent", "delivered", "hardBounced", "softBounced", "complained"] {
+        for figure in [
+            "sent",
+            "delivered",
+            "hardBounced",
+            "softBounced",
+            "complained",
+        ] {
             let sum: i64 = groups
                 .as_array()
                 .unwrap()

@@ -166,9 +166,11 @@ async fn a_burst_is_written_together_and_each_request_hears_what_became_of_its_o
     };
     // Forty events at once, the first ten of them twice (Mailgun retrying while the first try is in flight).
     let posts: Vec<(usize, String)> = (0..40).chain(0..10).map(|n| (n, body(n))).collect();
-    let answers = futures_util::future::join_all(posts.iter().map(|(n, b)| async {
-        (*n, post(&app, "mailgun", &client, b, &[]).await)
-    }))
+    let answers = futures_util::future::join_all(
+        posts
+            .iter()
+            .map(|(n, b)| async { (*n, post(&app, "mailgun", &client, b, &[]).await) }),
+    )
     .await;
     let mut stored = vec![0; 40];
     let mut suppressed = vec![0; 40];
@@ -182,8 +184,11 @@ async fn a_burst_is_written_together_and_each_request_hears_what_became_of_its_o
     assert_eq!(suppressed, vec![1; 40]);
     assert_eq!(counts(&app, &client).await, (40, 40, 40));
     assert_eq!(
-        app.scalar_in(&client, "select count(*) from contacts where subscription = 'bounced'")
-            .await,
+        app.scalar_in(
+            &client,
+            "select count(*) from contacts where subscription = 'bounced'"
+        )
+        .await,
         40
     );
 
