@@ -199,3 +199,85 @@ async fn step_records_go_with_their_place_and_lose_a_deleted_mailing() {
     assert_eq!(f.scalar(records).await, 2);
     assert_eq!(f.scalar(with_mailing).await, 0);
 }
+
+#[tokio::test]
+async fn a_contact_gets_one_copy_of_a_steps_mailing_a_day_and_a_second_visit_that_day_is_skipped() {
+    let f = fixture().await;
+    // Both visits must fall on one client day: start the clock at least five hours before local midnight.
+    let now = f.advance(0.0).await;
+    let hour = f
+        .scalar(&format!(
+            "select extract(hour from timestamptz '{}' at time zone time_zone)::bigint from app_settings",
+            now.to_rfc3339()
+        ))
+        .await;
+    if hour >= 19 {
+        f.advance((26 - hour) as f64).await;
+    }
+    let id = f
+        .active_journey(
+            "Hourly nudge",
+            json!({
+                "triggers": [{ "kind": "form_signup", "form_id": f.form }],
+                "reentry": { "kind": "never" },
+                "start": "nudge",
+                "steps": [
+                    { "id": "nudge", "kind": "send", "template_id": f.template, "subject": "Nudge", "on_cap": "skip", "next": "pause" },
+                    { "id": "pause", "kind": "wait", "hours": 1, "next": "nudge" }
+                ]
+            }),
+        )
+        .await;
+    f.sign_up("nia@example.org").await;
+    assert_eq!(f.pass().await.enrolled, 1);
+    assert_eq!(
+        f.delivered(1).await,
+        vec![("nia@example.org".to_owned(), "Nudge".to_owned())]
+    );
+    let outcomes = || async {
+        let mut tx = f.app.tenancy.begin(&f.session.client).await.unwrap();
+        sqlx::query_as::<_, (String, Option<i64>)>(
+            "select outcome, mailing_id from journey_step_sends
+             where journey_id = $1 and step_id = 'nudge' order by seq",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap()
+    };
+
+    // An hour later, the same day: the step's mailing of the day already went to her, so this visit is skipped.
+    f.advance(1.05).await;
+    assert_eq!(f.pass().await.places, 1);
+    let first = outcomes().await;
+    let day_one = first[0].1.unwrap();
+    assert_eq!(
+        first,
+        vec![
+            ("sent".to_owned(), Some(day_one)),
+            ("skipped".to_owned(), None)
+        ]
+    );
+    assert_eq!(
+        f.scalar(&format!(
+            "select count(*) from mailing_recipients where mailing_id = {day_one}"
+        ))
+        .await,
+        1
+    );
+
+    // The next day the step has a new mailing, and she gets it.
+    f.advance(24.0).await;
+    assert_eq!(f.pass().await.places, 1);
+    let all = outcomes().await;
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert_eq!(all[2].0, "sent");
+    assert_ne!(all[2].1, Some(day_one));
+    assert_eq!(
+        f.delivered(2).await,
+        vec![
+            ("nia@example.org".to_owned(), "Nudge".to_owned()),
+            ("nia@example.org".to_owned(), "Nudge".to_owned())
+        ]
+    );
+}

@@ -45,26 +45,25 @@ pub(super) async fn write(
             mailing_of.insert(key, id);
         }
     }
-    // A contact gets one copy of a step's mailing of the day: a second send of it that day is skipped.
-    let mailings: Vec<i64> = mailing_of.values().copied().collect();
-    let contacts: Vec<i64> = plans.iter().map(|(r, _)| r.contact_id).collect();
-    let had: HashSet<(i64, i64)> = if mailings.is_empty() {
-        HashSet::new()
-    } else {
-        sqlx::query_as::<_, (i64, i64)>(
-            "select mailing_id, contact_id from mailing_recipients
-             where mailing_id = any($1) and contact_id = any($2)",
-        )
-        .bind(&mailings)
-        .bind(&contacts)
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .collect()
-    };
+    // A contact gets one copy of a step's mailing of the day: a second send of it that day is skipped. The
+    // recipient rows go in first, and the rows the insert returns are the copies this batch sends; a contact who
+    // already had the day's copy is left out by the insert's own key check (a look-up before it probed the same
+    // key a second time, about 30 ms a batch of 1,000 while a send updates the same mailing's rows).
+    let mut wanted: Vec<(i64, i64)> = Vec::new();
+    let mut seen: HashSet<(i64, i64)> = HashSet::new();
+    for (row, plan) in plans {
+        for r in plan.records.iter().filter(|r| r.outcome == "sent") {
+            if let Some(&m) = mailing_of.get(&(row.journey_id, row.version, r.step_id.clone())) {
+                if seen.insert((m, row.contact_id)) {
+                    wanted.push((m, row.contact_id));
+                }
+            }
+        }
+    }
+    let queued = queue_recipients(conn, &wanted).await?;
 
     let mut rec = Records::default();
-    let mut queued: HashSet<(i64, i64)> = HashSet::new();
+    let mut taken: HashSet<(i64, i64)> = HashSet::new();
     let mut adds: Vec<(i64, i64)> = Vec::new();
     let mut removes: Vec<(i64, i64)> = Vec::new();
     let mut codes: Vec<(i64, String)> = Vec::new();
@@ -79,8 +78,8 @@ pub(super) async fn write(
             if outcome == "sent" {
                 match mailing_of.get(&(row.journey_id, row.version, r.step_id.clone())) {
                     Some(&m)
-                        if !had.contains(&(m, row.contact_id))
-                            && queued.insert((m, row.contact_id)) =>
+                        if queued.contains(&(m, row.contact_id))
+                            && taken.insert((m, row.contact_id)) =>
                     {
                         mailing = Some(m)
                     }
@@ -97,33 +96,8 @@ pub(super) async fn write(
     }
     out.steps = rec.jc.len();
     rec.insert(conn, times).await?;
-    let (q_mailings, q_contacts): (Vec<i64>, Vec<i64>) = queued.iter().copied().unzip();
-    out.mailed = q_mailings.len();
-    if !q_mailings.is_empty() {
-        sqlx::query(
-            // Each recipient's variant is drawn from a hash of the mailing's seed and the contact, so a step's
-            // recipients, who arrive a few at a time, are dealt to its variants evenly (within chance).
-            "with v as (
-                 select m.id, m.variant_seed,
-                        array(select 'a' union all
-                              select x.letter from mailing_variants x where x.mailing_id = m.id order by 1) as letters
-                 from mailings m where m.id = any($1::bigint[])
-             )
-             insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant)
-             select q.m, c.id, c.email, c.first_name,
-                    v.letters[1 + ((hashtextextended(c.id::text, v.variant_seed) % cardinality(v.letters)
-                                    + cardinality(v.letters)) % cardinality(v.letters))::int]
-             from unnest($1::bigint[], $2::bigint[]) q (m, c)
-             join contacts c on c.id = q.c
-             join v on v.id = q.m
-             on conflict do nothing",
-        )
-        .bind(&q_mailings)
-        .bind(&q_contacts)
-        .execute(&mut *conn)
-        .await?;
-    }
-    let mut mailed: Vec<i64> = q_mailings;
+    out.mailed = queued.len();
+    let mut mailed: Vec<i64> = queued.iter().map(|(m, _)| *m).collect();
     mailed.sort_unstable();
     mailed.dedup();
     out.mailings = mailed;
@@ -131,6 +105,41 @@ pub(super) async fn write(
     origin_codes(conn, &codes).await?;
     places(conn, times, plans).await?;
     Ok(out)
+}
+
+/// Queues the (mailing, contact) copies that are not queued yet; answers those it queued. Each recipient's variant
+/// is drawn from a hash of the mailing's seed and the contact, so a step's recipients, who arrive a few at a time,
+/// are dealt to its variants evenly (within chance).
+async fn queue_recipients(
+    conn: &mut PgConnection,
+    wanted: &[(i64, i64)],
+) -> Result<HashSet<(i64, i64)>, sqlx::Error> {
+    if wanted.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let (mailings, contacts): (Vec<i64>, Vec<i64>) = wanted.iter().copied().unzip();
+    let queued: Vec<(i64, i64)> = sqlx::query_as(
+        "with v as (
+             select m.id, m.variant_seed,
+                    array(select 'a' union all
+                          select x.letter from mailing_variants x where x.mailing_id = m.id order by 1) as letters
+             from mailings m where m.id = any($1::bigint[])
+         )
+         insert into mailing_recipients (mailing_id, contact_id, email, first_name, variant)
+         select q.m, c.id, c.email, c.first_name,
+                v.letters[1 + ((hashtextextended(c.id::text, v.variant_seed) % cardinality(v.letters)
+                                + cardinality(v.letters)) % cardinality(v.letters))::int]
+         from unnest($1::bigint[], $2::bigint[]) q (m, c)
+         join contacts c on c.id = q.c
+         join v on v.id = q.m
+         on conflict do nothing
+         returning mailing_id, contact_id",
+    )
+    .bind(&mailings)
+    .bind(&contacts)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(queued.into_iter().collect())
 }
 
 /// The step records of a batch, as columns.
@@ -202,22 +211,30 @@ async fn step_mailing(
     mail: &StepMail<'_>,
 ) -> Result<i64, sqlx::Error> {
     let (journey_id, version, step_id) = key;
-    // Two workers making the same step's mailing wait for each other here instead of making two.
+    let find = async |conn: &mut PgConnection| -> Result<Option<i64>, sqlx::Error> {
+        sqlx::query_scalar(
+            "select mailing_id from journey_step_mailings
+             where journey_id = $1 and version = $2 and step_id = $3 and day = $4",
+        )
+        .bind(journey_id)
+        .bind(version)
+        .bind(step_id)
+        .bind(day)
+        .fetch_optional(conn)
+        .await
+    };
+    // The day's mailing, once made, never changes: a batch that finds it needs no lock. Taken for every batch, the
+    // lock below held each batch of a journey until the one before it committed (half the engine's time waiting).
+    if let Some(id) = find(&mut *conn).await? {
+        return Ok(id);
+    }
+    // Two workers making the same step's mailing wait for each other here instead of making two; the second
+    // finds the first one's once it has committed.
     sqlx::query("select pg_advisory_xact_lock(hashtext('journey_step_mailing'), $1::integer)")
         .bind(i32::try_from(*journey_id % i64::from(i32::MAX)).unwrap_or(0))
         .execute(&mut *conn)
         .await?;
-    let found: Option<i64> = sqlx::query_scalar(
-        "select mailing_id from journey_step_mailings
-         where journey_id = $1 and version = $2 and step_id = $3 and day = $4",
-    )
-    .bind(journey_id)
-    .bind(version)
-    .bind(step_id)
-    .bind(day)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if let Some(id) = found {
+    if let Some(id) = find(&mut *conn).await? {
         return Ok(id);
     }
     let letters: Vec<String> = ('b'..)
