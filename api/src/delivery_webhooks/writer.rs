@@ -112,8 +112,8 @@ async fn write_loop(tenancy: Tenancy, mut rx: mpsc::Receiver<Pending>) {
                     }
                 }
                 Err(e) => {
-                    for item in items {
-                        fail(item, clone_failure(&e));
+                    if let Some(item) = items.into_iter().next() {
+                        fail(item, e);
                     }
                 }
             }
@@ -136,14 +136,6 @@ fn fail(item: Pending, e: ApiError) {
         e
     };
     let _ = item.reply.send(Err(e));
-}
-
-fn clone_failure(e: &ApiError) -> ApiError {
-    if transient(e) {
-        busy()
-    } else {
-        ApiError::internal(e.to_string())
-    }
 }
 
 async fn write_retrying(

@@ -151,20 +151,10 @@ pub enum Token {
     Replayed,
 }
 
-/// Notes a Mailgun token with the event it signed. Tokens older than a day are forgotten (the timestamp check
-/// refuses anything that old).
-pub async fn take_mailgun_token(
-    conn: &mut PgConnection,
-    token: &str,
-    event_id: &str,
-) -> Result<Token, sqlx::Error> {
-    let taken = take_mailgun_tokens(conn, &[(token, event_id)]).await?;
-    Ok(taken.first().copied().unwrap_or(Token::Replayed))
-}
-
-/// [`take_mailgun_token`] for several (token, event id) pairs in one round trip of each kind, answered in order
-/// as if they had been taken one after the other: a token twice in `taken` is new the first time and a retry or a
-/// replay after. Call it under the client's webhook [`lock`], which keeps two rounds from taking one token.
+/// Notes Mailgun tokens with the events they signed, answered in order as if they had been taken one after the
+/// other: a token twice in `taken` is new the first time and a retry or a replay after. Tokens older than a day
+/// are forgotten (the timestamp check refuses anything that old). Call it under the client's webhook [`lock`],
+/// which keeps two rounds from taking one token.
 pub async fn take_mailgun_tokens(
     conn: &mut PgConnection,
     taken: &[(&str, &str)],
