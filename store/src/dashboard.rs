@@ -6,7 +6,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgConnection;
 
-use crate::revenue::{DONORS, NET};
+use crate::revenue::DONORS;
 
 /// Today, the month, the fiscal quarter and the fiscal year, each up to today (client zone).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -53,15 +53,13 @@ pub async fn revenue_periods(conn: &mut PgConnection) -> Result<Vec<Period>, sql
     .await
 }
 
-/// Distinct donors among the gifts of `from` up to today (client zone).
-pub async fn donors_since(conn: &mut PgConnection, from: NaiveDate) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "select {DONORS} from contributions c
-         where c.amount > 0 and c.paid_at >= client_day_start($1)"
-    )))
-    .bind(from)
-    .fetch_one(conn)
-    .await
+/// Distinct donors with a gift in the client month starting `month` (read from `donor_months`, whose rows
+/// with `gifts > 0` are exactly the month's donors by the revenue definition).
+pub async fn month_donors(conn: &mut PgConnection, month: NaiveDate) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("select count(*) from donor_months where month = $1 and gifts > 0")
+        .bind(month)
+        .fetch_one(conn)
+        .await
 }
 
 /// Active sustainers: donors with a recurring gift, not refunded, in the last 35 days.
@@ -173,16 +171,18 @@ pub struct StateFigure {
     pub donors: i64,
 }
 
-/// Net and donors per donor state, from the first of the month up to today (client zone).
-pub async fn by_state(conn: &mut PgConnection) -> Result<Vec<StateFigure>, sqlx::Error> {
-    sqlx::query_as::<_, StateFigure>(sqlx::AssertSqlSafe(format!(
-        "select upper(btrim(c.state)) as state, sum({NET})::numeric(20, 2)::text as net,
-                {DONORS} as donors
-         from contributions c
-         where c.paid_at >= client_day_start(date_trunc('month', client_today())::date)
-           and c.state ~ '^\\s*[A-Za-z]{{2}}\\s*$'
-         group by 1 order by 1"
-    )))
+/// Net and donors per donor state in the client month starting `month`, from the month rollup
+/// (`donor_state_months`; the docs/metrics.md definitions of net and donors).
+pub async fn by_state(
+    conn: &mut PgConnection,
+    month: NaiveDate,
+) -> Result<Vec<StateFigure>, sqlx::Error> {
+    sqlx::query_as::<_, StateFigure>(
+        "select state, sum(net)::numeric(20, 2)::text as net, count(*) filter (where gifts > 0) as donors
+         from donor_state_months where month = $1
+         group by state order by state",
+    )
+    .bind(month)
     .fetch_all(conn)
     .await
 }

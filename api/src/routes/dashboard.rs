@@ -9,7 +9,7 @@ use crate::auth::{
 };
 use crate::error::ApiError;
 use crate::state::SharedState;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
@@ -202,14 +202,11 @@ impl DashboardApi {
             .0
             .tx(&state, Needs::Nothing, async |tx| {
                 let (today, time_zone) = tiles::today(tx).await?;
+                // The first of the client's month: the month tiles read its rollup rows.
+                let month = today - chrono::Days::new(u64::from(today.day0()));
                 let revenue = if revenue_ok {
                     let periods = tiles::revenue_periods(tx).await?;
-                    let month_from = periods
-                        .iter()
-                        .find(|p| p.key == "month")
-                        .map(|p| p.from)
-                        .unwrap_or(today);
-                    let month_donors = tiles::donors_since(tx, month_from).await?;
+                    let month_donors = tiles::month_donors(tx, month).await?;
                     let active_sustainers = tiles::active_sustainers(tx).await?;
                     Some((periods, month_donors, active_sustainers))
                 } else {
@@ -232,7 +229,7 @@ impl DashboardApi {
                         None
                     },
                     states: if revenue_ok {
-                        Some(tiles::by_state(tx).await?)
+                        Some(tiles::by_state(tx, month).await?)
                     } else {
                         None
                     },

@@ -227,6 +227,20 @@ async fn the_dashboard_answers_every_tile_in_one_request_by_its_definitions() {
         let donors: std::collections::HashSet<&str> = inside.iter().map(|g| g.0).collect();
         (format!("{}.{:02}", net / 100, net % 100), donors.len())
     };
+    let mut listed: Vec<&str> = gifts
+        .iter()
+        .filter(|g| g.1 >= month && g.1 <= today)
+        .map(|g| g.5)
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(
+        states
+            .iter()
+            .map(|s| s["state"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        listed
+    );
     for s in &states {
         let (net, donors) = expect_state(s["state"].as_str().unwrap());
         assert_eq!(s["net"], json!(net));

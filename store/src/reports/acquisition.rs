@@ -1,7 +1,9 @@
-//! Acquisition by origin code: the contacts created in the range, per origin code, and what they gave (the
-//! docs/metrics.md definitions).
+//! Acquisition by origin code: the contacts created in the range, per origin code, and what they gave. The
+//! figures are the Origin Code Value page's (`revenue::codes::origin_values`), so the report and the page agree
+//! by construction (docs/metrics.md, docs/reports.md).
 
-use super::{cells, col, Column, ColumnKind::*, ReportError, ReportRange, MONEY, NET};
+use super::{col, Column, ColumnKind::*, ReportError, ReportRange};
+use crate::revenue::{codes::origin_values, Range};
 use sqlx::PgConnection;
 
 pub const COLUMNS: &[Column] = &[
@@ -21,50 +23,57 @@ pub async fn rows(
     conn: &mut PgConnection,
     range: &ReportRange,
 ) -> Result<Vec<Vec<String>>, ReportError> {
-    let within = |days: i32| {
-        format!(
-            "coalesce(sum({NET}) filter (where c.paid_at < k.created + interval '{days} days'), 0)"
-        )
+    let range = Range {
+        tz: range.tz.clone(),
+        from: range.from,
+        to: range.to,
+        lo: range.lo,
+        hi: range.hi,
+        prev_from: range.from - (range.to - range.from) - chrono::Days::new(1),
     };
-    let (r30, r90, r365) = (within(30), within(90), within(365));
-    let figures = format!(
-        "coalesce(bool_or(c.amount > 0), false) as donor,
-         {r30} as r30, {r90} as r90, {r365} as r365, coalesce(sum({NET}), 0) as rall"
-    );
-    // A short range reads each new contact's gifts through the contact index (a lateral aggregate): joined,
-    // the planner hashed every gift of a large client for a month's new contacts. A long range has so many
-    // new contacts that one pass over the gifts is cheaper (see PROBE_RANGE_DAYS).
-    let per = if (range.to - range.from).num_days() < crate::revenue::PROBE_RANGE_DAYS {
-        format!(
-            "select k.id, k.origin_code_id, k.subscription = 'subscribed' as subscribed, a.*
-             from k cross join lateral (select {figures} from contributions c where c.contact_id = k.id) a"
-        )
-    } else {
-        format!(
-            "select k.id, k.origin_code_id, k.subscription = 'subscribed' as subscribed, {figures}
-             from k left join contributions c on c.contact_id = k.id
-             group by k.id, k.origin_code_id, k.subscription"
-        )
-    };
-    let sql = format!(
-        "with k as (
-             select id, origin_code_id, created, subscription from contacts
-             where created >= $1 and created < $2 and origin_code_id is not null
-         ), per as (
-             {per}
-         )
-         select array[o.name, count(*)::text, (count(*) filter (where subscribed))::text,
-                      (count(*) filter (where donor))::text,
-                      round((count(*) filter (where donor))::numeric / count(*), 4)::numeric(10, 4)::text,
-                      sum(r30){MONEY}, sum(r90){MONEY}, sum(r365){MONEY}, sum(rall){MONEY},
-                      round(sum(rall) / count(*), 2){MONEY}]
-         from per join origin_codes o on o.id = per.origin_code_id
-         group by o.id order by count(*) desc, o.name"
-    );
-    let rows = sqlx::query_scalar::<_, Vec<Option<String>>>(sqlx::AssertSqlSafe(sql))
-        .bind(range.lo)
-        .bind(range.hi)
-        .fetch_all(conn)
-        .await?;
-    Ok(cells(rows))
+    Ok(origin_values(conn, &range)
+        .await?
+        .into_iter()
+        .map(|v| {
+            let donor_share = share(v.donors, v.acquired);
+            vec![
+                v.name,
+                v.acquired.to_string(),
+                v.still_subscribed.to_string(),
+                v.donors.to_string(),
+                donor_share,
+                v.revenue_30,
+                v.revenue_90,
+                v.revenue_365,
+                v.revenue_all,
+                v.revenue_per_contact,
+            ]
+        })
+        .collect())
+}
+
+/// `part ÷ whole` as a rate cell: four decimal places, the half rounded up (as SQL's `round(numeric, 4)`).
+fn share(part: i64, whole: i64) -> String {
+    if whole <= 0 {
+        return "0.0000".to_owned();
+    }
+    let (part, whole) = (i128::from(part), i128::from(whole));
+    let scaled = (part * 20_000 + whole) / (2 * whole);
+    format!("{}.{:04}", scaled / 10_000, scaled % 10_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn a_share_has_four_places_rounded_half_up() {
+        assert_eq!(share(1, 4), "0.2500");
+        assert_eq!(share(1, 3), "0.3333");
+        assert_eq!(share(2, 3), "0.6667");
+        assert_eq!(share(1, 20_000), "0.0001"); // 0.00005 rounds up
+        assert_eq!(share(1, 20_001), "0.0000");
+        assert_eq!(share(7, 7), "1.0000");
+        assert_eq!(share(0, 0), "0.0000");
+    }
 }

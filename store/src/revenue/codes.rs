@@ -184,7 +184,8 @@ pub async fn origin_values(
         )
     };
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "with k as (
+        "with k as materialized (
+             -- Materialized: inlined, each window's filter would run the two look-ups again per gift.
              select n.id, n.origin_code_id, n.subscription,
                     least(n.created,
                           (select min(g.paid_at) from contributions g where g.contact_id = n.id),

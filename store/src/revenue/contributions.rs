@@ -2,7 +2,7 @@
 //! by the page's filters. Definitions in docs/metrics.md.
 
 use super::{Range, DONORS, NET, REFUNDED};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use sqlx::PgConnection;
 
 /// The filters that narrow the whole Contributions page (totals, chart, breakdowns and the gift table alike).
@@ -97,16 +97,35 @@ pub async fn summary(
               where f.first_paid_at >= $1 and f.first_paid_at < $2)"
         )
     };
+    // Distinct donors: whole client months read their donor_months rows (a month's donors rather than its
+    // gifts); any other range counts the facts, hashed rather than sorted, by the donor key's two parts.
+    let months = if filter.is_empty() {
+        whole_months(conn, range).await?
+    } else {
+        None
+    };
+    let donors = if months.is_some_and(|(first, last)| first == last) {
+        // A donor has one row per month.
+        "(select count(*) from donor_months where month = $8 and gifts > 0)".to_owned()
+    } else if months.is_some() {
+        "(select count(*) from (select donor from donor_months
+                                where month >= $8 and month <= $9 and gifts > 0 group by donor) d)"
+            .to_owned()
+    } else {
+        format!(
+            "(select count(*) from (
+                  select distinct c.contact_id, case when c.contact_id is null then c.email end
+                  from contributions c
+                  where c.paid_at >= $1 and c.paid_at < $2 and c.amount > 0
+                    and (c.contact_id is not null or c.email is not null)
+                    and {filter_sql}) d)"
+        )
+    };
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "with t as ({totals}), g as (
-             -- Hashed, not sorted: distinct donors by their key's two parts, the median from the count
-             -- of each amount (the lower and the upper middle value: their mean is the median, exactly).
-             select (select count(*) from (
-                         select distinct c.contact_id, case when c.contact_id is null then c.email end
-                         from contributions c
-                         where c.paid_at >= $1 and c.paid_at < $2 and c.amount > 0
-                           and (c.contact_id is not null or c.email is not null)
-                           and {filter_sql}) d) as donors,
+             -- The median from the count of each amount (the lower and the upper middle value: their mean
+             -- is the median, exactly).
+             select {donors} as donors,
                     min(amount) filter (where cum >= (total + 1) / 2) as mid_low,
                     min(amount) filter (where cum >= total / 2 + 1) as mid_high
              from (select amount, sum(n) over (order by amount) as cum, (sum(n) over ())::bigint as total
@@ -134,8 +153,34 @@ pub async fn summary(
     .bind(filter.source_code_id)
     .bind(filter.refunded)
     .bind(filter.recurring)
+    .bind(months.map(|m| m.0))
+    .bind(months.map(|m| m.1))
     .fetch_one(conn)
     .await
+}
+
+/// The first days of the client months `range` spans, when those months' `donor_months` rows hold exactly its
+/// donors: the range starts on the first of a month and no gift is paid in its last month after it ends (the
+/// current month up to today, or a month given whole).
+async fn whole_months(
+    conn: &mut PgConnection,
+    range: &Range,
+) -> Result<Option<(NaiveDate, NaiveDate)>, sqlx::Error> {
+    if range.from.day() != 1 || range.from > range.to {
+        return Ok(None);
+    }
+    let last = range.to - chrono::Days::new(u64::from(range.to.day0()));
+    let later_gift: bool = sqlx::query_scalar(
+        "select exists (select 1 from contributions c
+                        where c.paid_at >= $1 and c.amount > 0
+                          and c.paid_at < (($2::date + interval '1 month')::date)::timestamp at time zone $3)",
+    )
+    .bind(range.hi)
+    .bind(last)
+    .bind(&range.tz)
+    .fetch_one(conn)
+    .await?;
+    Ok((!later_gift).then_some((range.from, last)))
 }
 
 /// One day's figures; money as decimal strings with two places.

@@ -9,7 +9,7 @@ mod source_codes;
 pub mod webhook;
 
 pub use attribution::attribute;
-pub use range::{range, Range};
+pub use range::{plan_for_the_range, range, Range};
 pub use source_codes::reparse_source_codes;
 
 // The metric definitions as SQL over the contributions alias `c`, written once (docs/metrics.md);

@@ -37,3 +37,13 @@ pub async fn range(
     .fetch_one(conn)
     .await
 }
+
+/// Plans every later statement of the transaction for its own range. A revenue statement run five times is
+/// otherwise planned once for any range after its fifth run, and that generic plan fits none: a day's gifts
+/// and ten years' want different scans and joins.
+pub async fn plan_for_the_range(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("set local plan_cache_mode = force_custom_plan")
+        .execute(conn)
+        .await?;
+    Ok(())
+}

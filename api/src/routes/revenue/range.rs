@@ -15,6 +15,7 @@ pub(super) async fn resolve_range(
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
 ) -> Result<Range, ApiError> {
+    store::revenue::plan_for_the_range(tx).await?;
     let range = store::revenue::range(tx, from, to).await?;
     if range.from > range.to {
         return Err(ApiError::BadRequest(

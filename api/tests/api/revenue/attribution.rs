@@ -231,4 +231,18 @@ async fn issue_27_origin_code_windows_start_at_a_contacts_earliest_known_moment(
         )
         .await;
     assert_eq!(long["items"], value["items"]);
+    // The acquisition report shows the page's figures (its windows had counted from the import: A's 30 days
+    // held only A4, 10.00).
+    let report = app
+        .get_json(
+            "/api/reports/acquisition?from=2026-03-01&to=2026-03-31",
+            &session,
+        )
+        .await;
+    assert_eq!(
+        report["rows"],
+        json!([[
+            "actblue", "3", "3", "2", "0.6667", "150.00", "215.00", "225.00", "235.00", "78.33"
+        ]])
+    );
 }

@@ -71,6 +71,48 @@ async fn the_summary_follows_each_written_definition() {
     );
 }
 
+/// Distinct donors are read from the month rollup when the range is whole client months (or a month up to a
+/// day after which it has no gift) and from the gifts otherwise: both ways give the same count.
+#[tokio::test]
+async fn donors_are_the_same_count_for_whole_months_and_parts_of_months() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    let session = app.session(&client).await;
+    fixture(&app, &client).await;
+    let donors = async |range: &str| {
+        app.get_json(&format!("/api/contributions/summary?{range}"), &session)
+            .await["donors"]
+            .as_i64()
+            .unwrap()
+    };
+    // March 1–15: a (L8, L1, L2) and b (L3, 23:30 on the 15th); L4, L5 and L6 come later in March, so the
+    // month's rows (4 donors) do not answer.
+    assert_eq!(donors("from=2026-03-01&to=2026-03-15").await, 2);
+    // March 2–31: not from the first; a, b, c and x@ all gave after the 1st.
+    assert_eq!(donors("from=2026-03-02&to=2026-03-31").await, 4);
+    // April 1–15: a's L11 only, and nothing later in April: the month's rows answer.
+    assert_eq!(donors("from=2026-04-01&to=2026-04-15").await, 1);
+    // February and March: c gave in both months and counts once (a, b, c, x@).
+    assert_eq!(donors("from=2026-02-01&to=2026-03-31").await, 4);
+    // February 15 – March 31 from the gifts: the same four.
+    assert_eq!(donors("from=2026-02-15&to=2026-03-31").await, 4);
+    // A refund line alone makes no donor: b's -20 of March 20 (moved to May) leaves May without donors.
+    app.exec_in(
+        &client,
+        "update contributions set paid_at = '2026-05-20 14:00Z' where line_item_id = 'L6'",
+    )
+    .await;
+    assert_eq!(donors("from=2026-05-01&to=2026-05-31").await, 0);
+    // A gift moved into February adds its donor there (a: L8 to Feb 27).
+    app.exec_in(
+        &client,
+        "update contributions set paid_at = '2026-02-27 14:00Z' where line_item_id = 'L8'",
+    )
+    .await;
+    assert_eq!(donors("from=2026-02-01&to=2026-02-28").await, 2);
+    assert_eq!(donors("from=2026-03-01&to=2026-03-31").await, 4);
+}
+
 #[tokio::test]
 async fn the_daily_series_groups_by_the_clients_day_beside_the_previous_period() {
     let app = spawn_app().await;
