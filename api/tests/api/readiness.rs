@@ -84,7 +84,7 @@ async fn not_ready_naming_redis_when_redis_stops_answering() {
     assert_eq!(status, StatusCode::OK, "through the open door: {body}");
 
     door.close();
-    let body = wait_until("readyz 503", std::time::Duration::from_secs(10), || async {
+    let body = wait_until("readyz 503", std::time::Duration::from_secs(30), || async {
         let (status, _, body) = readyz_of(&app.address).await;
         (status == StatusCode::SERVICE_UNAVAILABLE).then_some(body)
     })
@@ -144,7 +144,7 @@ async fn readyz_counts_the_workers_that_beat_in_the_last_15_seconds() {
     let worker = app.start_worker().await;
     let body = wait_until(
         "a live worker",
-        std::time::Duration::from_secs(10),
+        std::time::Duration::from_secs(30),
         || async {
             let (_, _, body) = readyz_of(&app.address).await;
             (body["liveWorkers"] == 1).then_some(body)

@@ -98,7 +98,7 @@ async fn a_job_whose_queue_message_was_lost_is_queued_again_and_runs_once() {
 
     // A stray second message for the finished job changes nothing.
     queue.redeliver(message.clone()).await.unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while queue_still_has_undone(&app.queue_name).await && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

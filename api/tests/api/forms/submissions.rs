@@ -76,7 +76,7 @@ async fn a_visitor_views_and_submits_a_form_and_becomes_a_contact_with_its_origi
     // Views are summed in memory and written within a second.
     let counts = wait_until(
         "three views and one submission",
-        std::time::Duration::from_secs(10),
+        std::time::Duration::from_secs(30),
         || async {
             let form = app.get_json(&format!("/api/crm-form/{id}"), &session).await;
             let counts = (form["viewCount"].as_i64(), form["submissionCount"].as_i64());

@@ -78,7 +78,7 @@ async fn pool_behind(
 
 /// Waits until the worker's row in `public.workers` says its queue poll ran in the last second.
 async fn wait_until_polling(app: &TestApp, liveness: &worker::Liveness) {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let mut tx = app.tenancy.public().await.unwrap();
         let polled: Option<f64> = sqlx::query_scalar(

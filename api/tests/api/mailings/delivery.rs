@@ -144,7 +144,7 @@ async fn a_confirmed_mailing_is_delivered_tracked_and_honours_unsubscribes() {
     // Two opens by one person count once.
     wait_until(
         "one open counted",
-        std::time::Duration::from_secs(10),
+        std::time::Duration::from_secs(30),
         || async {
             let opens = app
                 .get_json(&format!("/api/crm-mailing/{id}"), &session)

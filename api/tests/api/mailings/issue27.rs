@@ -247,7 +247,7 @@ async fn issue_27_item_15_the_test_copy_is_built_as_the_real_one_and_its_clicks_
     let tenant = client.clone();
     wait_until(
         "the test click recorded",
-        std::time::Duration::from_secs(10),
+        std::time::Duration::from_secs(30),
         || {
             let (tenancy, tenant) = (tenancy.clone(), tenant.clone());
             async move {
