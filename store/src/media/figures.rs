@@ -162,7 +162,10 @@ async fn figures(
                     count(*) filter (where f.first_paid_at >= p.touch_day::timestamp at time zone s.tz
                                        and f.first_paid_at < ($2 + 1)::timestamp at time zone s.tz) as new_donors
              from people p cross join s
-             left join donor_firsts f on f.donor = p.donor
+             -- Only a donor whose first gift is in the range can be new: those few are hashed, not all.
+             left join (select f.donor, f.first_paid_at from donor_firsts f cross join s
+                        where f.first_paid_at >= $1::timestamp at time zone s.tz
+                          and f.first_paid_at < ($2 + 1)::timestamp at time zone s.tz) f on f.donor = p.donor
              group by 1
          ),
          figures as (

@@ -157,40 +157,52 @@ pub async fn origin_values(
     // the planner hashed the 3,000,000 gifts of a large client for a month's 25,000 new contacts. A long
     // range has so many new contacts that one pass over the gifts is cheaper (see PROBE_RANGE_DAYS).
     // A window counts gifts paid in [acquired, acquired + N days]; acquired is the contact's earliest known
-    // moment, so a donor imported long after giving is acquired at the first gift, not at the import.
-    let within = |days: i32| {
+    // moment (its first gift, first signup or creation), so a donor imported long after giving is acquired at
+    // the first gift, not at the import. No gift is paid before it, so a window needs only its upper bound.
+    // `acquired` is the column holding that moment.
+    let figures = |acquired: &str| {
+        let within = |days: i32| {
+            format!(
+                "coalesce(sum({NET}) filter (where c.paid_at <= {acquired} + interval '{days} days'), 0)"
+            )
+        };
         format!(
-            "coalesce(sum({NET}) filter (where c.paid_at >= k.acquired
-                                          and c.paid_at <= k.acquired + interval '{days} days'), 0)"
+            "bool_or(c.amount > 0) as donor, {} as r30, {} as r90, {} as r365,
+             coalesce(sum({NET}), 0) as rall",
+            within(30),
+            within(90),
+            within(365)
         )
     };
-    let (r30, r90, r365) = (within(30), within(90), within(365));
-    let figures = format!(
-        "bool_or(c.amount > 0) as donor, {r30} as r30, {r90} as r90, {r365} as r365,
-         coalesce(sum({NET}), 0) as rall"
-    );
     let per = if (range.to - range.from).num_days() < crate::revenue::PROBE_RANGE_DAYS {
+        // The first gift comes from the gifts the lateral reads anyway: one index probe per contact, not two.
         format!(
             "select k.origin_code_id, k.subscription = 'subscribed' as subscribed, a.*
              from k cross join lateral (
-                 select {figures} from contributions c where c.contact_id = k.id
-             ) a"
+                 select {figures}
+                 from (select g.amount, g.refund_id, g.refunded_at, g.paid_at,
+                              least(k.known, min(g.paid_at) over ()) as acquired
+                       from contributions g where g.contact_id = k.id) c
+             ) a",
+            figures = figures("c.acquired")
         )
     } else {
         format!(
             "select k.origin_code_id, k.subscription = 'subscribed' as subscribed, {figures}
-             from k left join contributions c on c.contact_id = k.id
-             group by k.id, k.origin_code_id, k.subscription"
+             from (select k.*, least(k.known, (select min(g.paid_at) from contributions g
+                                               where g.contact_id = k.id)) as acquired
+                   from k) k
+             left join contributions c on c.contact_id = k.id
+             group by k.id, k.origin_code_id, k.subscription",
+            figures = figures("k.acquired")
         )
     };
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "with k as materialized (
-             -- Materialized: inlined, each window's filter would run the two look-ups again per gift.
+             -- Materialized: inlined, the look-up would run again for each of the contact's gifts.
              select n.id, n.origin_code_id, n.subscription,
-                    least(n.created,
-                          (select min(g.paid_at) from contributions g where g.contact_id = n.id),
-                          (select min(e.created) from external_signups e where e.contact_id = n.id))
-                        as acquired
+                    least(n.created, (select min(e.created) from external_signups e where e.contact_id = n.id))
+                        as known
              from contacts n
              where n.created >= $1 and n.created < $2 and n.origin_code_id is not null
          ), per as ({per}), codes as (

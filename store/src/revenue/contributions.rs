@@ -283,7 +283,10 @@ pub async fn breakdowns(
                     case when c.amount <= 0 then 0 when c.amount < 25 then 1 when c.amount < 50 then 2
                          when c.amount < 100 then 3 when c.amount < 250 then 4 when c.amount < 1000 then 5
                          else 6 end as band,
-                    c.amount, c.contact_id, c.email, c.refund_id, c.refunded_at
+                    -- Narrow rows: each grouping set sorts them again (a contact-less line's donor is its
+                    -- e-mail; the net is worked out once).
+                    c.amount, c.contact_id, case when c.contact_id is null then c.email end as email,
+                    {NET} as net
              from contributions c left join source_codes s on s.id = c.source_code_id
              where c.paid_at >= $1 and c.paid_at < $2 and {filter_sql}
          ),
@@ -297,7 +300,7 @@ pub async fn breakdowns(
                     count(*) filter (where c.amount > 0) as gifts,
                     {DONORS} as donors,
                     coalesce(sum(c.amount) filter (where c.amount > 0), 0) as gross,
-                    coalesce(sum({NET}), 0) as net
+                    coalesce(sum(c.net), 0) as net
              from lines c
              group by grouping sets ((channel), (code, code_id), (page), (band))
          ),
