@@ -206,7 +206,7 @@ pub async fn alerts(
         "select kind, message, link from (
              select 1 as ord, m.send_attempt as at, 'bounce-spike' as kind,
                     format('%s: %s of %s recipients bounced', m.name, r.bounced, r.recipients) as message,
-                    '/crm-mailings/' || m.id as link
+                    '/crm-mailing-detail/' || m.id as link
              from mailings m
              cross join lateral (select coalesce(sum(x.recipients), 0) as recipients,
                                         coalesce(sum(x.bounces), 0) as bounced
@@ -216,7 +216,7 @@ pub async fn alerts(
              union all
              select 2, m.updated, 'paused-mailing',
                     format('%s is paused: %s', m.name, coalesce(m.delivery_message, 'sending stopped')),
-                    '/crm-mailings/' || m.id
+                    '/crm-mailing-detail/' || m.id
              from mailings m where m.delivery = 'paused'
              union all
              select 3, j.updated, 'failed-job', format('%s failed: %s', j.label, coalesce(j.error, 'no reason given')),

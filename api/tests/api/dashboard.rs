@@ -258,6 +258,19 @@ async fn the_dashboard_answers_every_tile_in_one_request_by_its_definitions() {
         d["alerts"][0]["message"],
         json!("Paused one: 2 of 20 recipients bounced")
     );
+    // Issue 27 item 5: a mailing's alerts open its page (the spec's `crm-mailing-detail` route), a failed job
+    // the Jobs page.
+    let paused_id: i64 = app
+        .scalar_in(&client, "select id from mailings where name = 'Paused one'")
+        .await;
+    let links: Vec<&str> = d["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["link"].as_str().unwrap())
+        .collect();
+    let detail = format!("/crm-mailing-detail/{paused_id}");
+    assert_eq!(links, [detail.as_str(), detail.as_str(), "/jobs"]);
     // Pacing's projection is tested with the projections; here its actuals, which count completed days only
     // (today is still arriving): this year's net before today (y 80 + q 40 + m 20 = 140.00; t's 10 and r's
     // refunded 100 are today's) and this month's (m 20, plus q 40 in a quarter's first month).
