@@ -34,26 +34,24 @@ pub async fn rows(
     range: &ReportRange,
 ) -> Result<Vec<Vec<String>>, ReportError> {
     let (open_rate, click_rate, unsub_rate, response_rate) = (
-        rate("e.opens", "r.recipients"),
-        rate("e.clickers", "r.delivered"),
-        rate("e.unsubscribes", "r.delivered"),
+        rate("r.opens", "r.recipients"),
+        rate("r.clickers", "r.delivered"),
+        rate("r.unsubscribes", "r.delivered"),
         rate("f.gifts", "f.delivered"),
     );
     let sql = format!(
         "select array[m.name, (m.send_attempt at time zone $3)::date::text, r.recipients::text,
-                      r.delivered::text, r.bounced::text, e.opens::text, {open_rate}, e.clickers::text,
-                      {click_rate}, e.unsubscribes::text, {unsub_rate}, f.gifts::text, v.donors::text,
+                      r.delivered::text, r.bounced::text, r.opens::text, {open_rate}, r.clickers::text,
+                      {click_rate}, r.unsubscribes::text, {unsub_rate}, f.gifts::text, v.donors::text,
                       f.revenue{MONEY}, f.rpm{MONEY}, {response_rate}]
          from mailings m
+         -- The send and event figures from the mailing's rollup rows, as the Performance page and the mailing's
+         -- page read them (docs/metrics.md: unsubscribes are events).
          cross join lateral (
-             select count(*) as recipients, count(*) filter (where x.status = 'sent') as delivered,
-                    count(*) filter (where x.status = 'bounced') as bounced
-             from mailing_recipients x where x.mailing_id = m.id) r
-         cross join lateral (
-             select count(distinct x.contact_id) filter (where x.kind = 'open' and not x.machine) as opens,
-                    count(distinct x.contact_id) filter (where x.kind = 'click' and not x.machine) as clickers,
-                    count(distinct x.contact_id) filter (where x.kind = 'unsubscribe') as unsubscribes
-             from mailing_events x where x.mailing_id = m.id) e
+             select coalesce(sum(x.recipients), 0) as recipients, coalesce(sum(x.delivered), 0) as delivered,
+                    coalesce(sum(x.bounces), 0) as bounced, coalesce(sum(x.human_opens), 0) as opens,
+                    coalesce(sum(x.clickers), 0) as clickers, coalesce(sum(x.unsubscribes), 0) as unsubscribes
+             from mailing_rollups x where x.mailing_id = m.id) r
          -- Gifts, revenue and RPM by the one definition (docs/metrics.md); donors from the gifts.
          cross join lateral mailing_email_figures(m.id) f
          cross join lateral (

@@ -21,8 +21,29 @@ pub async fn rows(
     conn: &mut PgConnection,
     range: &ReportRange,
 ) -> Result<Vec<Vec<String>>, ReportError> {
-    // Money reads the day rollup (whole client days, so exact); donors and new donors read the facts and
-    // `donor_firsts`. The null month is the range's total (grouping set ()).
+    // Money reads the day rollup (whole client days, so exact); new donors read `donor_firsts`. Donors read the
+    // months' `donor_months` rows when they hold exactly the range's donors (whole client months, as on the
+    // Contributions page), else the facts. The null month is the range's total (grouping set ()).
+    let months = crate::revenue::contributions::month_rows_hold(
+        conn, range.from, range.to, range.hi, &range.tz,
+    )
+    .await?;
+    let donors = if months.is_some() {
+        // A donor has one row per month; the total counts each donor once across the months (hashed).
+        "select d.month, count(*) as donors
+         from donor_months d where d.month >= $6 and d.month <= $7 and d.gifts > 0 group by 1
+         union all
+         select null, count(*) from (select d.donor from donor_months d
+                                     where d.month >= $6 and d.month <= $7 and d.gifts > 0 group by 1) t"
+            .to_owned()
+    } else {
+        format!(
+            "select date_trunc('month', c.paid_at at time zone $5)::date as month,
+                    {DONORS} as donors
+             from contributions c where c.paid_at >= $3 and c.paid_at < $4
+             group by grouping sets ((1), ())"
+        )
+    };
     let sql = format!(
         "with months as (
              select g::date as month
@@ -34,12 +55,7 @@ pub async fn rows(
                     sum(d.recurring_gross) as recurring_gross
              from contribution_days d where d.day between $1 and $2
              group by grouping sets ((1), ())
-         ), donors as (
-             select date_trunc('month', c.paid_at at time zone $5)::date as month,
-                    {DONORS} as donors
-             from contributions c where c.paid_at >= $3 and c.paid_at < $4
-             group by grouping sets ((1), ())
-         ), firsts as (
+         ), donors as ({donors}), firsts as (
              select date_trunc('month', f.first_paid_at at time zone $5)::date as month, count(*) as new_donors
              from donor_firsts f where f.first_paid_at >= $3 and f.first_paid_at < $4
              group by grouping sets ((1), ())
@@ -61,6 +77,8 @@ pub async fn rows(
         .bind(range.lo)
         .bind(range.hi)
         .bind(&range.tz)
+        .bind(months.map(|m| m.0))
+        .bind(months.map(|m| m.1))
         .fetch_all(conn)
         .await?;
     Ok(cells(rows))

@@ -166,21 +166,33 @@ async fn whole_months(
     conn: &mut PgConnection,
     range: &Range,
 ) -> Result<Option<(NaiveDate, NaiveDate)>, sqlx::Error> {
-    if range.from.day() != 1 || range.from > range.to {
+    month_rows_hold(conn, range.from, range.to, range.hi, &range.tz).await
+}
+
+/// `whole_months` of the client range `from`–`to` (ending at `hi`, zone `tz`), for the pages and reports whose
+/// range is not a `Range`.
+pub(crate) async fn month_rows_hold(
+    conn: &mut PgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+    hi: chrono::DateTime<chrono::Utc>,
+    tz: &str,
+) -> Result<Option<(NaiveDate, NaiveDate)>, sqlx::Error> {
+    if from.day() != 1 || from > to {
         return Ok(None);
     }
-    let last = range.to - chrono::Days::new(u64::from(range.to.day0()));
+    let last = to - chrono::Days::new(u64::from(to.day0()));
     let later_gift: bool = sqlx::query_scalar(
         "select exists (select 1 from contributions c
                         where c.paid_at >= $1 and c.amount > 0
                           and c.paid_at < (($2::date + interval '1 month')::date)::timestamp at time zone $3)",
     )
-    .bind(range.hi)
+    .bind(hi)
     .bind(last)
-    .bind(&range.tz)
+    .bind(tz)
     .fetch_one(conn)
     .await?;
-    Ok((!later_gift).then_some((range.from, last)))
+    Ok((!later_gift).then_some((from, last)))
 }
 
 /// One day's figures; money as decimal strings with two places.

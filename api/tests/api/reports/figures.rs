@@ -39,6 +39,22 @@ async fn each_report_equals_its_hand_computation() {
             row(&["Total", "5", "4", "3", "225.00", "110.00", "115.00", "9.00", "25.00", "45.00"]),
         ]
     );
+    // Whole months read their donors from the month rollup; a range ending before a later gift of its last month
+    // (c on Feb 15) counts them from the gifts: February to the 10th has only a, and the total a, b and x.
+    let part = app
+        .get_json(
+            "/api/reports/monthly-summary?from=2026-01-01&to=2026-02-10",
+            &session,
+        )
+        .await;
+    assert_eq!(
+        rows(&part),
+        vec![
+            row(&["2026-01", "3", "3", "2", "190.00", "100.00", "90.00", "7.50", "0.00", "63.33"]),
+            row(&["2026-02", "1", "1", "0", "25.00", "0.00", "25.00", "1.00", "25.00", "25.00"]),
+            row(&["Total", "4", "3", "2", "215.00", "100.00", "115.00", "8.50", "25.00", "53.75"]),
+        ]
+    );
 
     // As of Feb 28, 2026: b gave in 2025 and only a refunded gift in 2026; d gave in 2025; e last in 2024.
     let lybunt = report(&app, &session, "lybunt").await;
@@ -145,6 +161,32 @@ async fn each_report_equals_its_hand_computation() {
             "25000.00",
             "0.6667"
         ])]
+    );
+    // The report's send and event figures are the mailing page's (one definition: unsubscribes are events).
+    let mailing_id: i64 = app
+        .scalar_in(
+            &client,
+            "select id from mailings where name = 'January appeal'",
+        )
+        .await;
+    let stats = app
+        .get_json(&format!("/api/crm-mailing/{mailing_id}/stats"), &session)
+        .await;
+    let page: Vec<String> = [
+        "recipients",
+        "delivered",
+        "bounced",
+        "uniqueOpens",
+        "uniqueClicks",
+        "unsubscribes",
+    ]
+    .iter()
+    .map(|k| stats[*k].to_string())
+    .collect();
+    let report_row = &rows(&mailings)[0];
+    assert_eq!(
+        page,
+        [2, 3, 4, 5, 7, 9].map(|i| report_row[i].clone()).to_vec()
     );
 
     // web: a (Jan 2; gave 50 on Jan 10, 25 on Feb 3 = day 32) and f (no gifts); ads: c (10 then a 10 refund).
