@@ -11,6 +11,7 @@ const psql = (...args: string[]) => execFileSync('psql', [DATABASE_URL, '-v', 'O
 
 let upcomingName = '';
 let sentName = '';
+let pausedName = '';
 
 test.beforeAll(() => {
   const schema = psql('-c', "select schema_name from clients where short_name = 'e2e'");
@@ -18,6 +19,7 @@ test.beforeAll(() => {
   const tag = `p27${Date.now()}`;
   upcomingName = `${tag} upcoming`;
   sentName = `${tag} sent`;
+  pausedName = `${tag} paused`;
   // This month (client zone): two gifts on a code (one recurring), one without; a sent mailing and one due in two days.
   psql(
     '-c',
@@ -33,6 +35,8 @@ test.beforeAll(() => {
      insert into mailings (name, subject_line, is_draft, send_time, send_attempt, delivery)
      values ('${sentName}', 'Sent', false, now() - interval '1 day', now() - interval '1 day', 'done'),
             ('${upcomingName}', 'Soon', false, now() + interval '2 days', null, 'idle');
+     insert into mailings (name, subject_line, is_draft, delivery, delivery_message)
+     values ('${pausedName}', 'Held', false, 'paused', 'the relay refused 25 in a row');
      insert into contacts (email, subscription)
      values ('${tag}.s1@example.org', 'subscribed'), ('${tag}.s2@example.org', 'subscribed'),
             ('${tag}.u1@example.org', 'unsubscribed');`,
@@ -155,4 +159,22 @@ test('"Revenue and donors by state" opens Contributions over the month', async (
   await page.getByTestId('tile-states').getByRole('link', { name: 'Revenue and donors by state this month' }).click();
   expect(month).toMatch(/^\/revenue\/contributions\?from=/);
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === month);
+});
+
+test("A paused mailing's alert opens that mailing's page", async ({ page }) => {
+  await signIn(page);
+  await page.goto('/dashboard');
+  const alert = page.getByRole('list', { name: 'Alerts' }).getByRole('link', { name: `${pausedName} is paused: the relay refused 25 in a row` });
+  await expect(alert).toHaveAttribute('href', /^\/crm-mailing-detail\/\d+$/);
+  await alert.click();
+  await expect(page).toHaveURL(/\/crm-mailing-detail\/\d+$/);
+  // The page names the mailing, as text or in its editor's name field.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (n) => document.body.innerText.includes(n) || [...document.querySelectorAll('input')].some((e) => e.value === n),
+        pausedName,
+      ),
+    )
+    .toBe(true);
 });
