@@ -200,6 +200,38 @@ async fn lybunt_and_sybunt_follow_their_standard_definitions() {
         .unwrap();
         assert_eq!(members, expected, "{standard}");
     }
+    let today: chrono::NaiveDate = sqlx::query_scalar("select client_today()")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    // One definition: the LYBUNT and SYBUNT reports as of today list the segments' donors and count them alike.
+    let session = app.session(&client).await;
+    for (standard, expected) in [
+        ("lybunt", vec![ids[0], ids[3]]),
+        ("sybunt", vec![ids[0], ids[1], ids[3]]),
+    ] {
+        let report = app
+            .get_json(
+                &format!("/api/reports/{standard}?from={today}&to={today}"),
+                &session,
+            )
+            .await;
+        let mut listed: Vec<i64> = report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row[0].as_str().unwrap().parse().unwrap())
+            .collect();
+        listed.sort_unstable();
+        assert_eq!(listed, expected, "{standard} report");
+        assert_eq!(
+            report["totalRows"],
+            serde_json::json!(expected.len()),
+            "{standard} report"
+        );
+    }
 }
 
 #[tokio::test]
