@@ -34,7 +34,8 @@ pub(crate) async fn refresh(ctx: &JobContext<'_>) -> Result<JobResult, JobError>
     // The reads begin now: this is the time the page shows the figures as of.
     let computed_at = chrono::Utc::now();
     let mut tx = ctx.tenancy.begin(ctx.client).await?;
-    let figures = store::portfolio::client_figures(&mut tx).await?;
+    let figures =
+        store::portfolio::client_figures(&mut tx, store::portfolio::JOB_STATEMENT_TIMEOUT).await?;
     // Earlier refreshes that succeeded tell nothing this one does not: without this the client's Jobs page
     // would gain a row every 5 minutes. Failed ones stay, as every failed job does.
     let pruned = sqlx::query(

@@ -2,6 +2,7 @@ use crate::{JobContext, Services, MAX_ATTEMPTS};
 use jobs::{JobError, JobKind, JobMessage, JobResult};
 use sqlx::types::Json;
 use tenancy::{Client, ExclusiveLock, Tenancy};
+use tracing::Instrument;
 
 /// The namespace of the per-job advisory locks (mailing sends lock on the bare mailing id).
 pub(crate) const JOB_LOCK: i64 = 1 << 56;
@@ -57,8 +58,36 @@ pub(crate) async fn execute_locked(
         return Ok(());
     };
 
+    // The span goes with the job's future, not with the thread: a guard held across an await would stay entered on
+    // the thread while this job waits, and the lines of whatever job that thread polls next would carry this job's
+    // name (an import's progress was logged as a portfolio refresh).
     let span = tracing::info_span!("job", client = %client.short_name, job = message.job_id, %command, attempts);
-    let _entered = span.enter();
+    run_job(
+        tenancy,
+        services,
+        client,
+        message.job_id,
+        command,
+        payload,
+        attempts,
+    )
+    .instrument(span)
+    .await
+}
+
+async fn run_job(
+    tenancy: &Tenancy,
+    services: &Services,
+    client: &Client,
+    job_id: i64,
+    command: String,
+    payload: serde_json::Value,
+    attempts: i32,
+) -> Result<(), JobError> {
+    let message = JobMessage {
+        client_id: client.id,
+        job_id,
+    };
     let started = std::time::Instant::now();
     let outcome = match JobKind::from_row(&command, payload) {
         Ok(kind) => {

@@ -107,7 +107,10 @@ async fn read_now(state: &AppState, id: i64) -> Option<(ClientFigures, DateTime<
             .await?
             .ok_or_else(|| ApiError::NotFound("Client not found".to_owned()))?;
         crate::auth::in_client(&state.tenancy, &client, async |tx| {
-            Ok(store::portfolio::client_figures(tx).await?)
+            Ok(
+                store::portfolio::client_figures(tx, store::portfolio::REQUEST_STATEMENT_TIMEOUT)
+                    .await?,
+            )
         })
         .await
     }

@@ -38,7 +38,9 @@ async fn force_row(app: &TestApp, client: &tenancy::Client, figures: &Value, at:
 /// The client's figures as its schema gives them now, in the stored form.
 async fn figures_now(app: &TestApp, client: &tenancy::Client) -> Value {
     let mut tx = app.tenancy.begin(client).await.unwrap();
-    let f = store::portfolio::client_figures(&mut tx).await.unwrap();
+    let f = store::portfolio::client_figures(&mut tx, store::portfolio::REQUEST_STATEMENT_TIMEOUT)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     serde_json::to_value(f).unwrap()
 }
@@ -177,6 +179,69 @@ async fn a_stale_row_is_refreshed_by_the_job() {
             .await
             .unwrap()
             .is_empty()
+    );
+}
+
+/// A large client's figures take longer than the page may wait. The job is not held to the request's bound: a
+/// refresh whose statement waits 8 s (here on a lock another transaction holds on the gifts) succeeds at its first
+/// attempt instead of failing for good after four.
+#[tokio::test]
+async fn a_refresh_slower_than_the_request_bound_succeeds_at_once() {
+    let app = spawn_app().await;
+    let client = app.create_client().await;
+    gift_today(&app, &client).await;
+    forget_stored(&app, &[&client]).await;
+    forget_claim(&app, &client).await;
+
+    let mut holder = app.tenancy.begin(&client).await.unwrap();
+    sqlx::query("lock table contributions in access exclusive mode")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let held = std::time::Instant::now();
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_secs(8)).await;
+        holder.commit().await.unwrap();
+    });
+    let queue = jobs::JobQueue::connect(&redis_url(), &app.queue_name)
+        .await
+        .unwrap();
+    let due = worker::portfolio_due(&app.tenancy, &queue, Some([client.id].as_slice()))
+        .await
+        .unwrap();
+    assert_eq!(due, vec![client.id]);
+    let worker = app.start_worker().await;
+    let (fresh, _) = wait_until(
+        "the refreshed row",
+        std::time::Duration::from_secs(60),
+        || async { stored_row(&app, &client).await },
+    )
+    .await;
+    // The row can only be written once the gifts could be read again.
+    assert!(
+        held.elapsed() >= std::time::Duration::from_secs(8),
+        "the refresh waited for the lock"
+    );
+    worker.stop().await;
+    release.await.unwrap();
+    assert_eq!(fresh["month_net"], json!("25.00"));
+    assert_eq!(
+        app.scalar_in(
+            &client,
+            "select count(*) from jobs where command = 'refresh-portfolio' and status = 'done' and success
+                                         and attempts = 1"
+        )
+        .await,
+        1,
+        "one attempt, not a timeout and a retry"
+    );
+    assert_eq!(
+        app.scalar_in(
+            &client,
+            "select count(*) from jobs where command = 'refresh-portfolio' and not coalesce(success, true)"
+        )
+        .await,
+        0
     );
 }
 
